@@ -1,0 +1,75 @@
+# fprobe on the function-graph tracer for Linux 6.12, with an fprobe perf PMU
+# and `perf fprobe`. This Makefile is the only entry point; see README.md.
+#
+#   make demo     build what is missing, boot the patched kernel, show it
+#   make check    every test: host, KUnit, and the guest tests
+#   make vm-run CMD='...' [KERNEL=base|patched] [TIMEOUT=s]
+
+SHELL		:= /bin/bash
+TOP		:= $(CURDIR)
+BUILD		:= $(TOP)/build
+include harness/base.mk
+
+# ccache: keyed on paths relative to the checkout, so a fresh clone in
+# another directory (CI) still hits the cache of earlier builds.
+export CCACHE_BASEDIR	:= $(TOP)
+export CCACHE_NOHASHDIR	:= 1
+export CCACHE_MAXSIZE	?= 10G
+export BUILD
+
+KERNEL		?= patched
+TIMEOUT		?= 900
+CMD		?= uname -a
+
+.PHONY: all deps tree kernel kernel-base perf initramfs vm-run kunit check \
+	demo clean distclean help
+
+# Builds run one at a time: they share build/linux and both cores.
+.NOTPARALLEL:
+
+all: kernel perf initramfs
+
+help:
+	@sed -n '2,9s/^# \{0,1\}//p' Makefile
+
+deps:
+	@harness/deps
+
+tree: deps
+	@harness/tree-assemble
+
+kernel: tree
+	@harness/kernel-build $(BUILD)/linux $(BUILD)/kernel
+
+# The unpatched base, built with the same config, for side-by-side runs.
+kernel-base: deps
+	@harness/base-worktree
+	@harness/kernel-build $(BUILD)/linux-base $(BUILD)/kernel-base
+
+perf: tree
+	@harness/perf-build $(BUILD)/linux $(BUILD)/perf
+
+initramfs: perf
+	@harness/mkinitramfs $(BUILD)/initramfs.cpio $(BUILD)/perf/perf
+
+vm-run: kernel initramfs
+	@$(if $(filter base,$(KERNEL)),$(MAKE) --no-print-directory kernel-base &&) \
+		harness/vm-run --kernel $(KERNEL) --timeout $(TIMEOUT) -- $(CMD)
+
+kunit: kernel initramfs
+	@harness/kunit
+
+check: kernel initramfs
+	@harness/check
+
+demo: kernel initramfs
+	@harness/demo
+
+# Keeps the extracted base (build/linux, build/linux-base): re-extracting
+# and committing it takes a minute.
+clean:
+	rm -rf $(BUILD)/kernel $(BUILD)/kernel-base $(BUILD)/perf \
+		$(BUILD)/initramfs.cpio $(BUILD)/vm $(BUILD)/check
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# harness/kernel-config: the guest fragment applies in full, and an option
+# that cannot be had (a typo, a missing dependency) fails naming it.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+scratch=$(mktemp -d "$BUILD/kconfig-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$TOP/harness/kernel-config" "$BUILD/linux" "$scratch/ok" "$TOP/harness/configs/guest.config" ||
+	fail "guest.config does not apply"
+for opt in SMP ACPI FUNCTION_GRAPH_TRACER DYNAMIC_FTRACE_WITH_ARGS FPROBE FPROBE_EVENTS \
+	KPROBE_EVENTS PERF_EVENTS BPF_EVENTS DEBUG_INFO_DWARF5 DEBUG_INFO_BTF MODULES \
+	KUNIT FTRACE_STARTUP_TEST 9P_FS; do
+	grep -qx "CONFIG_$opt=y" "$scratch/ok/.config" || fail "CONFIG_$opt is not y"
+done
+echo "ok: guest.config applies"
+
+printf 'CONFIG_FPROBE_DOES_NOT_EXIST=y\n' >"$scratch/bad.config"
+err=$("$TOP/harness/kernel-config" "$BUILD/linux" "$scratch/bad" \
+	"$TOP/harness/configs/guest.config" "$scratch/bad.config" 2>&1) && fail "a bogus option was accepted"
+grep -q 'CONFIG_FPROBE_DOES_NOT_EXIST: asked for y, got not set' <<<"$err" ||
+	fail "the error does not name the option: $err"
+echo "ok: a bogus option is named"
