@@ -42,9 +42,12 @@ kernel: tree
 	@harness/kernel-build $(BUILD)/linux $(BUILD)/kernel
 
 # The unpatched base, built with the same config, for side-by-side runs.
+# build/base/{linux,kernel} mirror build/{linux,kernel}, so that ccache
+# (keyed on paths relative to the object directory) shares every object the
+# series does not change.
 kernel-base: deps
 	@harness/base-worktree
-	@harness/kernel-build $(BUILD)/linux-base $(BUILD)/kernel-base
+	@harness/kernel-build $(BUILD)/base/linux $(BUILD)/base/kernel
 
 perf: tree
 	@harness/perf-build $(BUILD)/linux $(BUILD)/perf
@@ -65,10 +68,10 @@ check: kernel initramfs
 demo: kernel initramfs
 	@harness/demo
 
-# Keeps the extracted base (build/linux, build/linux-base): re-extracting
+# Keeps the extracted base (build/linux, build/base/linux): re-extracting
 # and committing it takes a minute.
 clean:
-	rm -rf $(BUILD)/kernel $(BUILD)/kernel-base $(BUILD)/perf \
+	rm -rf $(BUILD)/kernel $(BUILD)/base/kernel $(BUILD)/perf \
 		$(BUILD)/initramfs.cpio $(BUILD)/vm $(BUILD)/check
 
 distclean:
