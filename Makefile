@@ -76,3 +76,9 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+
+# The whole change as a git format-patch series in build/series/, checked
+# with the base's checkpatch.pl --strict.
+.PHONY: series
+series: tree
+	@harness/series-export

@@ -4,13 +4,12 @@
 cd /repo/build/linux/tools/perf || exit 1
 perf test -v fprobe >/tmp/perf-test.out 2>&1
 n=0
-while IFS= read -r line; do
-	case "$line" in
-	*': Ok') echo "PASS ${line%: Ok}"; n=$((n + 1)) ;;
-	*': Skip'*) echo "SKIP ${line%%: Skip*}"; n=$((n + 1)) ;;
-	*': FAILED!'*) echo "FAIL ${line%%: FAILED!*}"; n=$((n + 1)) ;;
-	esac
-done < <(sed -n 's/^ *[0-9.:]* *\(.*: \(Ok\|Skip.*\|FAILED!.*\)\)$/\1/p' /tmp/perf-test.out)
+# " 12: name of the test    : Ok|Skip (reason)|FAILED!"
+while read -r verdict name; do
+	echo "$verdict $name"
+	n=$((n + 1))
+done < <(sed -n -E 's/^ *[0-9.]+: (.*[^ ]) *: (Ok|Skip|FAILED!).*$/\2 \1/p' /tmp/perf-test.out |
+	sed -e 's/^Ok /PASS /' -e 's/^Skip /SKIP /' -e 's/^FAILED! /FAIL /')
 if [ $n -eq 0 ]; then
 	echo "SKIP perf test fprobe* (no such tests in this tree yet)"
 fi
