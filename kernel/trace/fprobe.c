@@ -1,0 +1,1076 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe - Simple ftrace probe wrapper for function entry and exit,
+ * built on the function graph tracer.
+ */
+#define pr_fmt(fmt) "fprobe: " fmt
+
+#include <linux/bits.h>
+#include <linux/err.h>
+#include <linux/fprobe.h>
+#include <linux/hash.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include <asm/fprobe.h>
+
+#include "trace.h"
+
+/*
+ * All fprobes share one fgraph_ops (fprobe_graph_ops). Its ftrace filter is
+ * the union of the addresses probed by all registered fprobes, and it is
+ * registered to the function graph tracer only while that union is not
+ * empty (an empty filter would trace every function).
+ *
+ * Two tables find the fprobes from the function graph callbacks:
+ *
+ *  fprobe_ip_table (rhltable, key: probed address)
+ *  +-----------+     +------------------------+     +------------------------+
+ *  | bucket(a) |---->| fprobe_hlist_node      |---->| fprobe_hlist_node      |
+ *  +-----------+     | addr = a, fp = fp1     |     | addr = a, fp = fp2     |
+ *  | ...       |     +------------------------+     +------------------------+
+ *  +-----------+
+ *
+ *  fprobe_table (hlist hash, key: fprobe address)
+ *  +-----------+     +------------------------+
+ *  | bucket(f) |---->| fprobe_hlist (of fp1)  |
+ *  +-----------+     |   array[0]: addr a     |  <- nodes of fprobe_ip_table
+ *  | ...       |     |   array[1]: addr b     |
+ *  +-----------+     +------------------------+
+ *
+ * Each fprobe owns one fprobe_hlist holding one fprobe_hlist_node per probed
+ * address. The entry callback (fprobe_entry()) looks up the nodes of the
+ * traced address in fprobe_ip_table. The return callback (fprobe_return())
+ * checks in fprobe_table that an fprobe saved at entry is still registered,
+ * since it may have been unregistered (and freed) while the traced function
+ * was running.
+ *
+ * On function entry, fprobe_entry() reserves ONE block on the task's shadow
+ * stack (fgraph_reserve_data()) for all fprobes on that address which have
+ * an exit handler. Each of them gets a header word, followed by its entry
+ * data, rounded up to longs. With two such fprobes, where fp1 has 2 longs of
+ * entry data and fp2 none, the block is: (the stack grows upward)
+ *
+ *  +--------------------------------------------+
+ *  | 0 (end mark, only if the block is not full)|
+ *  +--------------------------------------------+
+ *  | header: fp2 | (0 << FPROBE_HEADER_SIZE_SHIFT)
+ *  +--------------------------------------------+
+ *  | entry data of fp1, word 1                  |
+ *  | entry data of fp1, word 0                  | <- entry_data of fp1
+ *  +--------------------------------------------+
+ *  | header: fp1 | (2 << FPROBE_HEADER_SIZE_SHIFT)
+ *  +--------------------------------------------+ <- fgraph_reserve_data()
+ *
+ * The header is one long when the architecture defines
+ * ARCH_FPROBE_HEADER_MSB_PATTERN: the top FPROBE_HEADER_SIZE_BITS of a kernel
+ * address are then always the same, so these bits hold the size of the entry
+ * data in longs and the fprobe address is restored from the pattern.
+ * Otherwise the header is two longs: the fprobe address and the size.
+ *
+ * An fprobe whose entry handler returns non-zero gets no header, so its exit
+ * handler is not called. On function return, fprobe_return() reads the block
+ * back (fgraph_retrieve_data()) and calls the exit handler of each fprobe in
+ * it that is still registered, with the ftrace_regs saved at the return.
+ *
+ * Both tables are updated under fprobe_mutex, and read under RCU (or with
+ * preemption disabled) from the callbacks. unregister_fprobe() waits for an
+ * RCU grace period after removing an fprobe from them, so no handler of that
+ * fprobe can run after it returns.
+ */
+
+#define FPROBE_HASH_BITS	6
+#define FPROBE_TABLE_SIZE	BIT(FPROBE_HASH_BITS)
+
+#define SIZE_IN_LONG(x)		DIV_ROUND_UP(x, sizeof(long))
+
+/*
+ * The largest block fgraph_reserve_data() can reserve, in longs
+ * (FGRAPH_MAX_DATA_SIZE in fgraph.c).
+ */
+#define FPROBE_RESERVE_MAX_WORDS	32
+
+#if defined(CONFIG_64BIT) && defined(ARCH_FPROBE_HEADER_MSB_PATTERN)
+/*
+ * One long header:
+ *  FPROBE_HEADER_SIZE (top 4 bits)	size of the entry data in longs
+ *  FPROBE_HEADER_FP (the rest)		lower bits of the fprobe address
+ */
+#define FPROBE_HEADER_SIZE_IN_LONG	1
+#define FPROBE_HEADER_SIZE_BITS		4
+#define FPROBE_HEADER_SIZE_MAX		(BIT(FPROBE_HEADER_SIZE_BITS) - 1)
+#define FPROBE_HEADER_SIZE_SHIFT	(BITS_PER_LONG - FPROBE_HEADER_SIZE_BITS)
+#define FPROBE_HEADER_FP_MASK		GENMASK(FPROBE_HEADER_SIZE_SHIFT - 1, 0)
+#define FPROBE_HEADER_FP_MSB		\
+	(ARCH_FPROBE_HEADER_MSB_PATTERN << FPROBE_HEADER_SIZE_SHIFT)
+
+/* Check that the address of @fp can be restored from a header */
+static inline bool fprobe_header_encodable(struct fprobe *fp)
+{
+	return ((unsigned long)fp & ~FPROBE_HEADER_FP_MASK) == FPROBE_HEADER_FP_MSB;
+}
+
+/* Write the header for @fp with @size_words of entry data at @stack */
+static inline void write_fprobe_header(unsigned long *stack, struct fprobe *fp,
+				       unsigned int size_words)
+{
+	BUILD_BUG_ON(MAX_FPROBE_DATA_SIZE_WORD > FPROBE_HEADER_SIZE_MAX);
+
+	*stack = ((unsigned long)fp & FPROBE_HEADER_FP_MASK) |
+		 ((unsigned long)size_words << FPROBE_HEADER_SIZE_SHIFT);
+}
+
+/* Get the fprobe address from the header at @stack */
+static inline struct fprobe *read_fprobe_header_fp(unsigned long *stack)
+{
+	return (struct fprobe *)((*stack & FPROBE_HEADER_FP_MASK) |
+				 FPROBE_HEADER_FP_MSB);
+}
+
+/* Get the entry data size in longs from the header at @stack */
+static inline unsigned int read_fprobe_header_size(unsigned long *stack)
+{
+	return *stack >> FPROBE_HEADER_SIZE_SHIFT;
+}
+
+#else
+/* Two longs header: the fprobe address and the entry data size in longs */
+struct __fprobe_header {
+	struct fprobe	*fp;
+	unsigned long	size_words;
+};
+
+#define FPROBE_HEADER_SIZE_IN_LONG	SIZE_IN_LONG(sizeof(struct __fprobe_header))
+
+/* Any fprobe address can be saved in a two longs header */
+static inline bool fprobe_header_encodable(struct fprobe *fp)
+{
+	return true;
+}
+
+/* Write the header for @fp with @size_words of entry data at @stack */
+static inline void write_fprobe_header(unsigned long *stack, struct fprobe *fp,
+				       unsigned int size_words)
+{
+	struct __fprobe_header *fph = (struct __fprobe_header *)stack;
+
+	fph->fp = fp;
+	fph->size_words = size_words;
+}
+
+/* Get the fprobe address from the header at @stack */
+static inline struct fprobe *read_fprobe_header_fp(unsigned long *stack)
+{
+	return ((struct __fprobe_header *)stack)->fp;
+}
+
+/* Get the entry data size in longs from the header at @stack */
+static inline unsigned int read_fprobe_header_size(unsigned long *stack)
+{
+	return ((struct __fprobe_header *)stack)->size_words;
+}
+#endif
+
+/* Size in longs of the header and entry data of @fp on the shadow stack */
+static inline int fprobe_reserve_words(struct fprobe *fp)
+{
+	return FPROBE_HEADER_SIZE_IN_LONG + SIZE_IN_LONG(fp->entry_data_size);
+}
+
+static DEFINE_MUTEX(fprobe_mutex);
+static struct hlist_head fprobe_table[FPROBE_TABLE_SIZE];
+static struct rhltable fprobe_ip_table;
+/* The number of distinct addresses in the filter of fprobe_graph_ops */
+static int fprobe_nr_addrs;
+
+/* Hash the probed address (the key of fprobe_ip_table) */
+static u32 fprobe_node_hashfn(const void *data, u32 len, u32 seed)
+{
+	return hash_long(*(unsigned long *)data ^ seed, 32);
+}
+
+/* Hash a node of fprobe_ip_table by its address */
+static u32 fprobe_node_obj_hashfn(const void *data, u32 len, u32 seed)
+{
+	const struct fprobe_hlist_node *node = data;
+
+	return hash_long(node->addr ^ seed, 32);
+}
+
+/* Compare a node of fprobe_ip_table with an address */
+static int fprobe_node_cmp(struct rhashtable_compare_arg *arg, const void *ptr)
+{
+	const struct fprobe_hlist_node *node = ptr;
+
+	return node->addr != *(unsigned long *)arg->key;
+}
+
+static const struct rhashtable_params fprobe_rht_params = {
+	.head_offset		= offsetof(struct fprobe_hlist_node, hlist),
+	.key_offset		= offsetof(struct fprobe_hlist_node, addr),
+	.key_len		= sizeof_field(struct fprobe_hlist_node, addr),
+	.hashfn			= fprobe_node_hashfn,
+	.obj_hashfn		= fprobe_node_obj_hashfn,
+	.obj_cmpfn		= fprobe_node_cmp,
+	.automatic_shrinking	= true,
+};
+
+/*
+ * RCU read lock for the function graph callbacks. Disabling preemption makes
+ * an RCU read-side critical section, and unlike rcu_read_lock() the notrace
+ * variant never calls a function that could be probed (preempt_count_add()
+ * with CONFIG_DEBUG_PREEMPT), which would recurse into the callbacks. The
+ * lockdep annotation keeps the RCU checks in rhashtable happy.
+ */
+static __always_inline void fprobe_rcu_read_lock(void)
+{
+	preempt_disable_notrace();
+	rcu_lock_acquire(&rcu_lock_map);
+}
+
+static __always_inline void fprobe_rcu_read_unlock(void)
+{
+	rcu_lock_release(&rcu_lock_map);
+	preempt_enable_notrace();
+}
+
+/* Find the nodes probing @addr. Must be called under RCU or fprobe_mutex. */
+static struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
+{
+	return rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
+}
+
+/* Check whether any fprobe still probes @addr */
+static bool fprobe_ip_in_use(unsigned long addr)
+{
+	bool used;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	rcu_read_lock();
+	used = !!fprobe_ip_lookup(addr);
+	rcu_read_unlock();
+	return used;
+}
+
+/* Check that @fp is registered. Must be called under RCU or fprobe_mutex. */
+static nokprobe_inline bool is_fprobe_still_exist(struct fprobe *fp)
+{
+	struct hlist_head *head;
+	struct fprobe_hlist *fph;
+
+	head = &fprobe_table[hash_ptr(fp, FPROBE_HASH_BITS)];
+	hlist_for_each_entry_rcu(fph, head, hlist,
+				 lockdep_is_held(&fprobe_mutex)) {
+		if (fph->fp == fp)
+			return true;
+	}
+	return false;
+}
+
+/* Call the entry handler of @fp, taking care of kprobes if it is shared */
+static nokprobe_inline int
+fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
+			  unsigned long ret_ip, struct ftrace_regs *fregs,
+			  void *data)
+{
+	int ret;
+
+	if (!fp->entry_handler)
+		return 0;
+
+	if (!fprobe_shared_with_kprobes(fp))
+		return fp->entry_handler(fp, ip, ret_ip, fregs, data);
+
+	/*
+	 * This user handler is shared with other kprobes and is not expected to be
+	 * called recursively. So if any other kprobe handler is running, this will
+	 * exit as kprobe does. See the section 'Share the callbacks with kprobes'
+	 * in Documentation/trace/fprobe.rst for more information.
+	 */
+	if (unlikely(kprobe_running())) {
+		fp->nmissed++;
+		return 1;
+	}
+
+	kprobe_busy_begin();
+	ret = fp->entry_handler(fp, ip, ret_ip, fregs, data);
+	kprobe_busy_end();
+	return ret;
+}
+
+/* Count a miss on every enabled fprobe on @head */
+static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head)
+{
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *pos;
+	struct fprobe *fp;
+
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		fp = READ_ONCE(node->fp);
+		if (fp && !fprobe_disabled(fp))
+			fp->nmissed++;
+	}
+}
+
+/*
+ * Sum up the shadow stack space needed by the fprobes on @head which have an
+ * exit handler, as long as they fit in one reserved block. The disabled
+ * fprobes are counted too, since they can be enabled before their entry
+ * handlers are called.
+ */
+static nokprobe_inline int fprobe_entry_reserve_words(struct rhlist_head *head)
+{
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *pos;
+	int words, total = 0;
+	struct fprobe *fp;
+
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		fp = READ_ONCE(node->fp);
+		if (!fp || !fp->exit_handler)
+			continue;
+		words = fprobe_reserve_words(fp);
+		if (total + words <= FPROBE_RESERVE_MAX_WORDS)
+			total += words;
+	}
+	return total;
+}
+
+static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
+			struct ftrace_regs *fregs)
+{
+	struct ftrace_ret_stack *ret_stack;
+	unsigned long *fgraph_data = NULL;
+	unsigned long func = trace->func;
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *head, *pos;
+	int reserved_words, words;
+	unsigned long ret_ip;
+	int used = 0;
+	struct fprobe *fp;
+	void *data;
+	int bit, ret;
+
+	if (WARN_ON_ONCE(!fregs))
+		return 0;
+
+	/* The return address of the traced function, saved by fgraph */
+	ret_stack = ftrace_graph_get_ret_stack(current, 0);
+	ret_ip = ret_stack ? ret_stack->ret : 0;
+
+	/*
+	 * Do not run handlers recursively, e.g. when a handler calls a probed
+	 * function, or when the lookup below hits a probed function.
+	 */
+	bit = ftrace_test_recursion_trylock(func, ret_ip);
+	if (bit < 0) {
+		fprobe_rcu_read_lock();
+		fprobe_count_missed(fprobe_ip_lookup(func));
+		fprobe_rcu_read_unlock();
+		return 0;
+	}
+
+	fprobe_rcu_read_lock();
+	head = fprobe_ip_lookup(func);
+	if (unlikely(!head))
+		goto out_unlock;
+
+	reserved_words = fprobe_entry_reserve_words(head);
+	if (reserved_words) {
+		fgraph_data = fgraph_reserve_data(gops->idx,
+						  reserved_words * sizeof(long));
+		/* Then the fprobes with exit handlers are missed below. */
+		if (unlikely(!fgraph_data))
+			reserved_words = 0;
+	}
+
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		fp = READ_ONCE(node->fp);
+		if (!fp || fprobe_disabled(fp))
+			continue;
+
+		data = NULL;
+		words = 0;
+		if (fp->exit_handler) {
+			words = fprobe_reserve_words(fp);
+			/* No room on the shadow stack: skip both handlers. */
+			if (used + words > reserved_words) {
+				fp->nmissed++;
+				continue;
+			}
+			if (fp->entry_data_size)
+				data = fgraph_data + used + FPROBE_HEADER_SIZE_IN_LONG;
+		}
+
+		ret = fprobe_call_entry_handler(fp, func, ret_ip, fregs, data);
+
+		/* If entry_handler returns !0, the exit_handler is cancelled. */
+		if (!ret && fp->exit_handler) {
+			write_fprobe_header(&fgraph_data[used], fp,
+					    words - FPROBE_HEADER_SIZE_IN_LONG);
+			used += words;
+		}
+	}
+	/* Mark the end of the used part for fprobe_return(). */
+	if (used < reserved_words)
+		fgraph_data[used] = 0;
+
+out_unlock:
+	fprobe_rcu_read_unlock();
+	ftrace_test_recursion_unlock(bit);
+
+	/* The return callback is needed only if an exit handler is set. */
+	return used != 0;
+}
+
+static void fprobe_return(struct ftrace_graph_ret *trace,
+			  struct fgraph_ops *gops,
+			  struct ftrace_regs *fregs)
+{
+	unsigned long *fgraph_data;
+	unsigned int data_words;
+	int size, size_words;
+	unsigned long ret_ip;
+	struct fprobe *fp;
+	int bit, curr;
+
+	if (WARN_ON_ONCE(!fregs))
+		return;
+
+	fgraph_data = fgraph_retrieve_data(gops->idx, &size);
+	if (WARN_ON_ONCE(!fgraph_data))
+		return;
+	size_words = SIZE_IN_LONG(size);
+	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
+
+	/* Prevent the fprobes from being freed while accessing them. */
+	preempt_disable_notrace();
+	bit = ftrace_test_recursion_trylock(trace->func, ret_ip);
+
+	for (curr = 0; curr < size_words && fgraph_data[curr];
+	     curr += FPROBE_HEADER_SIZE_IN_LONG + data_words) {
+		fp = read_fprobe_header_fp(&fgraph_data[curr]);
+		data_words = read_fprobe_header_size(&fgraph_data[curr]);
+		if (WARN_ON_ONCE(curr + FPROBE_HEADER_SIZE_IN_LONG + data_words >
+				 size_words))
+			break;
+		/* The fprobe may have been unregistered after the entry. */
+		if (!is_fprobe_still_exist(fp) || fprobe_disabled(fp) ||
+		    SIZE_IN_LONG(fp->entry_data_size) != data_words)
+			continue;
+		if (bit < 0) {
+			fp->nmissed++;
+			continue;
+		}
+		fp->exit_handler(fp, trace->func, ret_ip, fregs,
+				 data_words ?
+				 fgraph_data + curr + FPROBE_HEADER_SIZE_IN_LONG :
+				 NULL);
+	}
+
+	if (bit >= 0)
+		ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
+}
+
+/* The function graph callbacks can run in any context: never kprobe them. */
+NOKPROBE_SYMBOL(fprobe_entry);
+NOKPROBE_SYMBOL(fprobe_return);
+
+static struct fgraph_ops fprobe_graph_ops = {
+	.entryfunc	= fprobe_entry,
+	.retfunc	= fprobe_return,
+};
+
+/*
+ * Add the new addresses @addrs to the filter of fprobe_graph_ops, and
+ * register it if this is the first address.
+ */
+static int fprobe_graph_add_ips(unsigned long *addrs, int num)
+{
+	int ret;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!num)
+		return 0;
+
+	ret = ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 0, 0);
+	if (ret)
+		return ret;
+
+	if (!fprobe_nr_addrs) {
+		ret = register_ftrace_graph(&fprobe_graph_ops);
+		if (ret) {
+			ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0);
+			return ret;
+		}
+	}
+	fprobe_nr_addrs += num;
+	return 0;
+}
+
+/*
+ * Remove the addresses @addrs, which no fprobe uses any more, from the
+ * filter of fprobe_graph_ops. If no address is left, unregister it first,
+ * because an empty filter means tracing all functions.
+ */
+static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
+{
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!num)
+		return;
+
+	if (WARN_ON_ONCE(num > fprobe_nr_addrs))
+		num = fprobe_nr_addrs;
+
+	fprobe_nr_addrs -= num;
+	if (!fprobe_nr_addrs)
+		unregister_ftrace_graph(&fprobe_graph_ops);
+
+	if (ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0))
+		pr_warn("Failed to remove addresses from the ftrace filter\n");
+}
+
+/* Add @fp to fprobe_table */
+static void add_fprobe_hash(struct fprobe *fp)
+{
+	struct fprobe_hlist *fph = fp->hlist_array;
+	struct hlist_head *head;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	head = &fprobe_table[hash_ptr(fp, FPROBE_HASH_BITS)];
+	hlist_add_head_rcu(&fph->hlist, head);
+}
+
+/* Remove @fp from fprobe_table */
+static void del_fprobe_hash(struct fprobe *fp)
+{
+	lockdep_assert_held(&fprobe_mutex);
+
+	hlist_del_rcu(&fp->hlist_array->hlist);
+}
+
+/*
+ * Remove @node from fprobe_ip_table. Return true if no other fprobe probes
+ * its address, i.e. the address has to be removed from the filter.
+ */
+static bool delete_fprobe_node(struct fprobe_hlist_node *node)
+{
+	lockdep_assert_held(&fprobe_mutex);
+
+	/* This node has already been removed by the module unloading. */
+	if (!node->fp)
+		return false;
+
+	WRITE_ONCE(node->fp, NULL);
+	rhltable_remove(&fprobe_ip_table, &node->hlist, fprobe_rht_params);
+	return !fprobe_ip_in_use(node->addr);
+}
+
+/*
+ * Remove the nodes of @fph from fprobe_ip_table, and the addresses nobody
+ * probes any more from the filter. @addrs is a buffer for all the addresses
+ * of @fph to remove them at once, or NULL to remove them one by one.
+ */
+static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
+{
+	int i, count = 0;
+
+	for (i = 0; i < fph->size; i++) {
+		if (!delete_fprobe_node(&fph->array[i]))
+			continue;
+		if (addrs)
+			addrs[count++] = fph->array[i].addr;
+		else
+			fprobe_graph_remove_ips(&fph->array[i].addr, 1);
+	}
+	fprobe_graph_remove_ips(addrs, count);
+}
+
+/*
+ * Insert the nodes of @fp in fprobe_ip_table and add the new addresses to
+ * the filter. @addrs must have room for all the addresses of @fp.
+ */
+static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
+{
+	struct fprobe_hlist *fph = fp->hlist_array;
+	int i, j, count = 0, ret;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	/* Collect the addresses that are not probed yet. */
+	for (i = 0; i < fph->size; i++) {
+		if (!fprobe_ip_in_use(fph->array[i].addr))
+			addrs[count++] = fph->array[i].addr;
+	}
+
+	ret = fprobe_graph_add_ips(addrs, count);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < fph->size; i++) {
+		ret = rhltable_insert(&fprobe_ip_table, &fph->array[i].hlist,
+				      fprobe_rht_params);
+		if (ret)
+			goto out_remove_nodes;
+	}
+	return 0;
+
+out_remove_nodes:
+	for (j = 0; j < i; j++) {
+		WRITE_ONCE(fph->array[j].fp, NULL);
+		rhltable_remove(&fprobe_ip_table, &fph->array[j].hlist,
+				fprobe_rht_params);
+	}
+	/* Remove the addresses added above, which nobody uses now. */
+	count = 0;
+	for (j = 0; j < fph->size; j++) {
+		if (!fprobe_ip_in_use(fph->array[j].addr))
+			addrs[count++] = fph->array[j].addr;
+	}
+	fprobe_graph_remove_ips(addrs, count);
+	return ret;
+}
+
+#ifdef CONFIG_MODULES
+/* Remove the nodes of @fph which are in @mod, and save their addresses. */
+static int fprobe_remove_module_nodes(struct fprobe_hlist *fph,
+				      struct module *mod,
+				      unsigned long *addrs, int max)
+{
+	struct fprobe_hlist_node *node;
+	int i, count = 0;
+
+	for (i = 0; i < fph->size; i++) {
+		node = &fph->array[i];
+		if (!node->fp || !within_module(node->addr, mod))
+			continue;
+		if (!delete_fprobe_node(node))
+			continue;
+		if (count < max) {
+			addrs[count++] = node->addr;
+		} else {
+			/* Out of memory: remove it one by one. */
+			fprobe_graph_remove_ips(&node->addr, 1);
+		}
+	}
+	return count;
+}
+
+/* Handle module unloading: remove the module's addresses from all fprobes. */
+static int fprobe_module_callback(struct notifier_block *nb,
+				  unsigned long val, void *data)
+{
+	struct module *mod = data;
+	struct fprobe_hlist *fph;
+	unsigned long *addrs;
+	int i, j, max, count;
+
+	if (val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	guard(mutex)(&fprobe_mutex);
+
+	max = 0;
+	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry(fph, &fprobe_table[i], hlist) {
+			for (j = 0; j < fph->size; j++)
+				if (within_module(fph->array[j].addr, mod))
+					max++;
+		}
+	}
+	if (!max)
+		return NOTIFY_DONE;
+
+	addrs = kvcalloc(max, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		max = 0;
+
+	count = 0;
+	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry(fph, &fprobe_table[i], hlist)
+			count += fprobe_remove_module_nodes(fph, mod, addrs + count,
+							    max - count);
+	}
+	fprobe_graph_remove_ips(addrs, count);
+	kvfree(addrs);
+
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fprobe_module_nb = {
+	.notifier_call = fprobe_module_callback,
+	.priority = 0,
+};
+
+static int __init fprobe_init_module_notifier(void)
+{
+	return register_module_notifier(&fprobe_module_nb);
+}
+#else
+static inline int fprobe_init_module_notifier(void)
+{
+	return 0;
+}
+#endif /* CONFIG_MODULES */
+
+static int __init init_fprobe(void)
+{
+	int ret;
+
+	ret = rhltable_init(&fprobe_ip_table, &fprobe_rht_params);
+	if (ret)
+		return ret;
+
+	return fprobe_init_module_notifier();
+}
+early_initcall(init_fprobe);
+
+static int symbols_cmp(const void *a, const void *b)
+{
+	const char **str_a = (const char **) a;
+	const char **str_b = (const char **) b;
+
+	return strcmp(*str_a, *str_b);
+}
+
+/* Convert ftrace location address from symbols */
+static unsigned long *get_ftrace_locations(const char **syms, int num)
+{
+	unsigned long *addrs;
+
+	/* Convert symbols to symbol address */
+	addrs = kcalloc(num, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return ERR_PTR(-ENOMEM);
+
+	/* ftrace_lookup_symbols expects sorted symbols */
+	sort(syms, num, sizeof(*syms), symbols_cmp, NULL);
+
+	if (!ftrace_lookup_symbols(syms, num, addrs))
+		return addrs;
+
+	kfree(addrs);
+	return ERR_PTR(-ENOENT);
+}
+
+/*
+ * Make the list of the ftrace locations matching @filter and not @notfilter,
+ * the way ftrace does for set_ftrace_filter and set_ftrace_notrace, using a
+ * temporary ftrace_ops. Return the number of addresses saved in *@addrsp,
+ * or -errno.
+ */
+static int ip_list_from_filter(const char *filter, const char *notfilter,
+			       unsigned long **addrsp)
+{
+	struct ftrace_hash *hash, *nohash;
+	struct ftrace_func_entry *entry;
+	struct ftrace_ops *ops;
+	unsigned long *addrs;
+	unsigned char *str;
+	int ret, i, count;
+
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+
+	str = kstrdup(filter, GFP_KERNEL);
+	ret = str ? ftrace_set_filter(ops, str, strlen(filter), 0) : -ENOMEM;
+	kfree(str);
+	if (ret)
+		goto out_free_ops;
+
+	if (notfilter) {
+		str = kstrdup(notfilter, GFP_KERNEL);
+		ret = str ? ftrace_set_notrace(ops, str, strlen(notfilter), 0) : -ENOMEM;
+		kfree(str);
+		if (ret)
+			goto out_free_filter;
+	}
+
+	hash = ops->func_hash->filter_hash;
+	nohash = ops->func_hash->notrace_hash;
+	if (ftrace_hash_empty(hash)) {
+		ret = -ENOENT;
+		goto out_free_filter;
+	}
+
+	addrs = kvcalloc(hash->count, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs) {
+		ret = -ENOMEM;
+		goto out_free_filter;
+	}
+
+	count = 0;
+	for (i = 0; i < (1 << hash->size_bits); i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+			if (!ftrace_lookup_ip(nohash, entry->ip))
+				addrs[count++] = entry->ip;
+		}
+	}
+	if (count) {
+		*addrsp = addrs;
+		ret = count;
+	} else {
+		kvfree(addrs);
+		ret = -ENOENT;
+	}
+
+out_free_filter:
+	ftrace_free_filter(ops);
+out_free_ops:
+	kfree(ops);
+	return ret;
+}
+
+static int addrs_cmp(const void *a, const void *b)
+{
+	unsigned long addr_a = *(const unsigned long *)a;
+	unsigned long addr_b = *(const unsigned long *)b;
+
+	if (addr_a == addr_b)
+		return 0;
+	return addr_a < addr_b ? -1 : 1;
+}
+
+/*
+ * Initialize @fp for probing @addrs: check the entry data size and make its
+ * fprobe_hlist with one node per ftrace location (duplicates are merged).
+ */
+static int fprobe_init(struct fprobe *fp, unsigned long *addrs, int num)
+{
+	struct fprobe_hlist *fph;
+	unsigned long *locs;
+	int i, count, ret = 0;
+	size_t size;
+
+	if (!fp || !addrs || num <= 0)
+		return -EINVAL;
+
+	size = ALIGN(fp->entry_data_size, sizeof(long));
+	if (size > MAX_FPROBE_DATA_SIZE)
+		return -E2BIG;
+
+	if (!fprobe_header_encodable(fp))
+		return -EINVAL;
+
+	locs = kvmalloc_array(num, sizeof(*addrs), GFP_KERNEL);
+	if (!locs)
+		return -ENOMEM;
+	memcpy(locs, addrs, num * sizeof(*addrs));
+
+	for (i = 0; i < num; i++) {
+		locs[i] = ftrace_location(locs[i]);
+		if (!locs[i]) {
+			ret = -EINVAL;
+			goto out_free_locs;
+		}
+	}
+	sort(locs, num, sizeof(*locs), addrs_cmp, NULL);
+	for (i = 1, count = 1; i < num; i++) {
+		if (locs[i] != locs[count - 1])
+			locs[count++] = locs[i];
+	}
+
+	fph = kvzalloc(struct_size(fph, array, count), GFP_KERNEL);
+	if (!fph) {
+		ret = -ENOMEM;
+		goto out_free_locs;
+	}
+	fph->size = count;
+	fph->fp = fp;
+	for (i = 0; i < count; i++) {
+		fph->array[i].fp = fp;
+		fph->array[i].addr = locs[i];
+	}
+
+	fp->entry_data_size = size;
+	fp->nmissed = 0;
+	fp->hlist_array = fph;
+
+out_free_locs:
+	kvfree(locs);
+	return ret;
+}
+
+/**
+ * register_fprobe() - Register fprobe to ftrace by pattern.
+ * @fp: A fprobe data structure to be registered.
+ * @filter: A wildcard pattern of probed symbols.
+ * @notfilter: A wildcard pattern of NOT probed symbols.
+ *
+ * Register @fp to ftrace for enabling the probe on the symbols matched to @filter.
+ * If @notfilter is not NULL, the symbols matched the @notfilter are not probed.
+ * The patterns are interpreted as set_ftrace_filter does.
+ *
+ * Return: 0 if @fp is registered successfully, -errno if not.
+ */
+int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter)
+{
+	unsigned long *addrs;
+	int ret;
+
+	if (!fp || !filter)
+		return -EINVAL;
+
+	ret = ip_list_from_filter(filter, notfilter, &addrs);
+	if (ret < 0)
+		return ret;
+
+	ret = register_fprobe_ips(fp, addrs, ret);
+	kvfree(addrs);
+
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe);
+
+/**
+ * register_fprobe_ips() - Register fprobe to ftrace by address.
+ * @fp: A fprobe data structure to be registered.
+ * @addrs: An array of target function address.
+ * @num: The number of entries of @addrs.
+ *
+ * Register @fp to ftrace for enabling the probe on the address given by @addrs.
+ * The @addrs must be the addresses of ftrace location address, which may be
+ * the symbol address + arch-dependent offset.
+ * If you unsure what this mean, please use other registration functions.
+ *
+ * Return: 0 if @fp is registered successfully, -E2BIG if the entry data size
+ * of @fp is larger than MAX_FPROBE_DATA_SIZE, -EBUSY if @fp is already
+ * registered, or another -errno.
+ */
+int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
+{
+	struct fprobe_hlist *fph;
+	unsigned long *buf;
+	int ret;
+
+	if (!fp || !addrs || num <= 0)
+		return -EINVAL;
+
+	guard(mutex)(&fprobe_mutex);
+
+	if (is_fprobe_still_exist(fp))
+		return -EBUSY;
+
+	ret = fprobe_init(fp, addrs, num);
+	if (ret)
+		return ret;
+
+	fph = fp->hlist_array;
+	buf = kvcalloc(fph->size, sizeof(*buf), GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_free_hlist;
+	}
+
+	/* The exit handlers check fprobe_table, so add @fp there first. */
+	add_fprobe_hash(fp);
+	ret = fprobe_insert_nodes(fp, buf);
+	kvfree(buf);
+	if (!ret)
+		return 0;
+
+	del_fprobe_hash(fp);
+	/* Wait for the handlers which may have seen @fp. */
+	synchronize_rcu();
+out_free_hlist:
+	kvfree(fph);
+	fp->hlist_array = NULL;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe_ips);
+
+/**
+ * register_fprobe_syms() - Register fprobe to ftrace by symbols.
+ * @fp: A fprobe data structure to be registered.
+ * @syms: An array of target symbols.
+ * @num: The number of entries of @syms.
+ *
+ * Register @fp to the symbols given by @syms array. This will be useful if
+ * you are sure the symbols exist in the kernel.
+ *
+ * Return: 0 if @fp is registered successfully, -errno if not.
+ */
+int register_fprobe_syms(struct fprobe *fp, const char **syms, int num)
+{
+	unsigned long *addrs;
+	int ret;
+
+	if (!fp || !syms || num <= 0)
+		return -EINVAL;
+
+	addrs = get_ftrace_locations(syms, num);
+	if (IS_ERR(addrs))
+		return PTR_ERR(addrs);
+
+	ret = register_fprobe_ips(fp, addrs, num);
+
+	kfree(addrs);
+
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe_syms);
+
+/**
+ * fprobe_is_registered() - Check whether an fprobe is registered.
+ * @fp: A fprobe data structure to be checked.
+ *
+ * Return: true if @fp is registered, false if not.
+ */
+bool fprobe_is_registered(struct fprobe *fp)
+{
+	if (!fp || !fp->hlist_array)
+		return false;
+	return true;
+}
+
+/**
+ * unregister_fprobe() - Unregister fprobe.
+ * @fp: A fprobe data structure to be unregistered.
+ *
+ * Unregister fprobe (and remove ftrace hooks from the function entries).
+ * When this returns, no handler of @fp is running or will run, so that
+ * the caller can free @fp.
+ *
+ * Return: 0 if @fp is unregistered successfully, -errno if not.
+ */
+int unregister_fprobe(struct fprobe *fp)
+{
+	struct fprobe_hlist *fph;
+	unsigned long *addrs;
+
+	if (!fp)
+		return -EINVAL;
+
+	scoped_guard(mutex, &fprobe_mutex) {
+		if (!is_fprobe_still_exist(fp))
+			return -EINVAL;
+
+		fph = fp->hlist_array;
+		/* If this fails, the addresses are removed one by one. */
+		addrs = kvcalloc(fph->size, sizeof(*addrs),
+				 GFP_KERNEL | __GFP_NOWARN);
+		fprobe_remove_nodes(fph, addrs);
+		del_fprobe_hash(fp);
+		kvfree(addrs);
+	}
+
+	/* Wait for the running handlers of @fp. */
+	synchronize_rcu();
+
+	kvfree(fph);
+	fp->hlist_array = NULL;
+
+	return 0;
+}
+EXPORT_SYMBOL_GPL(unregister_fprobe);
