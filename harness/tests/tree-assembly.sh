@@ -48,13 +48,18 @@ err=$("$scratch/harness/tree-assemble" --no-checkout 2>&1) && fail "a missing pa
 grep -q 'patches/0003-missing.patch, which does not exist' <<<"$err" || fail "the error does not name the missing patch: $err"
 echo "ok: a missing patch is named"
 
-# An overlay file named on a series line goes in with that patch.
-printf '0001-good.patch kernel/trace/zz_overlay.c\n' >"$scratch/patches/series"
+# An overlay file named in patches/overlay goes in with its patch.
+printf '0001-good.patch\n' >"$scratch/patches/series"
+printf '0001-good.patch: kernel/trace/zz_overlay.c\n' >"$scratch/patches/overlay"
 commit=$("$scratch/harness/tree-assemble" --no-checkout) || fail "a named overlay file did not assemble"
 git -C "$BUILD/linux" show "$commit:kernel/trace/zz_overlay.c" | grep -q 4242 ||
 	fail "the named overlay file is not in the assembled tree"
-printf '0001-good.patch kernel/trace/zz_nothere.c\n' >"$scratch/patches/series"
+printf '0001-good.patch: kernel/trace/zz_nothere.c\n' >"$scratch/patches/overlay"
 err=$("$scratch/harness/tree-assemble" --no-checkout 2>&1) && fail "a missing overlay file assembled"
 grep -q 'introduces kernel/trace/zz_nothere.c, which does not exist' <<<"$err" ||
 	fail "the error does not name the missing overlay file: $err"
-echo "ok: overlay files named in the series go in with their patch"
+printf '0009-other.patch: kernel/trace/zz_overlay.c\n' >"$scratch/patches/overlay"
+err=$("$scratch/harness/tree-assemble" --no-checkout 2>&1) && fail "an overlay entry for a patch not in the series assembled"
+grep -q 'patches/overlay names 0009-other.patch, which patches/series does not' <<<"$err" ||
+	fail "the error does not name the stray patch: $err"
+echo "ok: overlay files named in patches/overlay go in with their patch"
