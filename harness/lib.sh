@@ -42,3 +42,17 @@ series_entries() {
 		printf '\n'
 	done <"$series"
 }
+
+# worktree_at DIR REV: keep DIR a git worktree of build/linux, checked out
+# clean (detached) at REV.
+worktree_at() {
+	local wt=$1 rev=$2
+	if [ ! -e "$wt/.git" ]; then
+		rm -rf "$wt"
+		mkdir -p "$(dirname "$wt")"
+		git -C "$BUILD/linux" worktree prune
+		git -C "$BUILD/linux" worktree add -q --detach "$wt" "$rev"
+	fi
+	git -C "$wt" checkout -q -f --detach "$rev"
+	git -C "$wt" clean -fdq
+}

@@ -2,8 +2,8 @@
 # make series: the exported series is checkpatch --strict clean, applies with
 # git am to the pinned base, and gives exactly the assembled tree.
 set -euo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-export BUILD=${BUILD:-$TOP/build}
+. "$(dirname "$0")/../lib.sh"
+export BUILD
 
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -12,15 +12,9 @@ n=$(find "$BUILD/series" -name '*.patch' | wc -l)
 echo "ok: $n patches exported, checkpatch --strict clean"
 
 wt=$BUILD/series-am
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$BUILD/linux" worktree prune
-	git -C "$BUILD/linux" worktree add -q --detach "$wt" base
-fi
+git -C "$wt" am --abort >/dev/null 2>&1 || true
+worktree_at "$wt" base
 cd "$wt"
-git am --abort >/dev/null 2>&1 || true
-git checkout -q -f --detach base
-git clean -fdq
 if [ "$n" -gt 0 ]; then
 	git -c user.name=test -c user.email=test@localhost am -q "$BUILD"/series/*.patch ||
 		fail "the exported series does not apply with git am to the base"
