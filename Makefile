@@ -55,9 +55,11 @@ perf: tree
 initramfs: perf
 	@harness/mkinitramfs $(BUILD)/initramfs.cpio $(BUILD)/perf/perf
 
+# CMD reaches the guest as one shell command line, pipes and all.
+export CMD
 vm-run: kernel initramfs
 	@$(if $(filter base,$(KERNEL)),$(MAKE) --no-print-directory kernel-base &&) \
-		harness/vm-run --kernel $(KERNEL) --timeout $(TIMEOUT) -- $(CMD)
+		harness/vm-run --kernel $(KERNEL) --timeout $(TIMEOUT) -- "$$CMD"
 
 kunit: kernel initramfs
 	@harness/kunit
