@@ -30,7 +30,7 @@ CMD		?= uname -a
 all: kernel perf initramfs
 
 help:
-	@sed -n '2,9s/^# \{0,1\}//p' Makefile
+	@sed -n '1,8s/^# \{0,1\}//p' Makefile
 
 deps:
 	@harness/deps
