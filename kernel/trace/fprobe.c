@@ -769,6 +769,48 @@ static unsigned long *get_ftrace_locations(const char **syms, int num)
  * temporary ftrace_ops. Return the number of addresses saved in *@addrsp,
  * or -errno.
  */
+/* The separators of the patterns in a filter of register_fprobe() */
+#define FPROBE_FILTER_SEPARATORS	", \t\n"
+
+/*
+ * Add each pattern of @patterns to the filter (@notrace false) or to the
+ * notrace filter (@notrace true) of @ops. A filter pattern which matches no
+ * traceable function is an error (-ENOENT); a notrace pattern which matches
+ * none is not. A filter holding no pattern at all is an error (-EINVAL).
+ */
+static int fprobe_ops_add_patterns(struct ftrace_ops *ops, const char *patterns,
+				   bool notrace)
+{
+	char *str, *cur, *pat;
+	int ret = -EINVAL;	/* no pattern at all */
+
+	str = kstrdup(patterns, GFP_KERNEL);
+	if (!str)
+		return -ENOMEM;
+
+	cur = str;
+	while ((pat = strsep(&cur, FPROBE_FILTER_SEPARATORS)) != NULL) {
+		if (!*pat)
+			continue;
+		if (notrace) {
+			ret = ftrace_set_notrace(ops, pat, strlen(pat), 0);
+			if (ret == -EINVAL)	/* matches nothing */
+				ret = 0;
+		} else {
+			ret = ftrace_set_filter(ops, pat, strlen(pat), 0);
+			if (ret == -EINVAL)
+				ret = -ENOENT;
+		}
+		if (ret)
+			break;
+	}
+	kfree(str);
+	/* An empty notrace filter excludes nothing. */
+	if (notrace && ret == -EINVAL)
+		ret = 0;
+	return ret;
+}
+
 static int ip_list_from_filter(const char *filter, const char *notfilter,
 			       unsigned long **addrsp)
 {
@@ -776,23 +818,18 @@ static int ip_list_from_filter(const char *filter, const char *notfilter,
 	struct ftrace_func_entry *entry;
 	struct ftrace_ops *ops;
 	unsigned long *addrs;
-	unsigned char *str;
 	int ret, i, count;
 
 	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
 	if (!ops)
 		return -ENOMEM;
 
-	str = kstrdup(filter, GFP_KERNEL);
-	ret = str ? ftrace_set_filter(ops, str, strlen(filter), 0) : -ENOMEM;
-	kfree(str);
+	ret = fprobe_ops_add_patterns(ops, filter, false);
 	if (ret)
-		goto out_free_ops;
+		goto out_free_filter;
 
 	if (notfilter) {
-		str = kstrdup(notfilter, GFP_KERNEL);
-		ret = str ? ftrace_set_notrace(ops, str, strlen(notfilter), 0) : -ENOMEM;
-		kfree(str);
+		ret = fprobe_ops_add_patterns(ops, notfilter, true);
 		if (ret)
 			goto out_free_filter;
 	}
@@ -827,7 +864,6 @@ static int ip_list_from_filter(const char *filter, const char *notfilter,
 
 out_free_filter:
 	ftrace_free_filter(ops);
-out_free_ops:
 	kfree(ops);
 	return ret;
 }
@@ -905,14 +941,18 @@ out_free_locs:
 /**
  * register_fprobe() - Register fprobe to ftrace by pattern.
  * @fp: A fprobe data structure to be registered.
- * @filter: A wildcard pattern of probed symbols.
- * @notfilter: A wildcard pattern of NOT probed symbols.
+ * @filter: Wildcard patterns of probed symbols.
+ * @notfilter: Wildcard patterns of NOT probed symbols, or NULL.
  *
  * Register @fp to ftrace for enabling the probe on the symbols matched to @filter.
  * If @notfilter is not NULL, the symbols matched the @notfilter are not probed.
- * The patterns are interpreted as set_ftrace_filter does.
+ * Each of @filter and @notfilter is a list of patterns separated by commas or
+ * white space, each pattern interpreted as set_ftrace_filter does.
  *
- * Return: 0 if @fp is registered successfully, -errno if not.
+ * Return: 0 if @fp is registered successfully, -ENOENT if a pattern of
+ * @filter matches no traceable function or all the matched functions are
+ * excluded by @notfilter, -EINVAL if @filter holds no pattern, -errno for
+ * the other errors.
  */
 int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter)
 {

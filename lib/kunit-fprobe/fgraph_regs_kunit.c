@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the ftrace_regs which the function graph tracer hands to
+ * its entry and return callbacks.
+ *
+ * Two fgraph_ops trace one noinline target (called through a pointer): the
+ * entry callbacks read the arguments from the entry ftrace_regs, the return
+ * callbacks read the return value from the return ftrace_regs, and both are
+ * compared with what the caller passed and got.
+ */
+#include <kunit/test.h>
+#include <linux/ftrace.h>
+#include <linux/kernel.h>
+
+static noinline unsigned long
+fgraph_regs_kunit_target(unsigned long a, unsigned long b, unsigned long c,
+			 unsigned long d)
+{
+	return (a << 3) ^ (b * 5) ^ (c + 11) ^ ~d;
+}
+
+/* Set by the suite init, so that the compiler cannot see the callee */
+static unsigned long (*target)(unsigned long a, unsigned long b,
+			       unsigned long c, unsigned long d);
+
+struct fgraph_regs_record {
+	struct fgraph_ops	gops;
+	unsigned long		args[4];
+	unsigned long		entry_func;
+	unsigned long		retval;
+	unsigned long		ret_func;
+	unsigned long		graph_retval;	/* ftrace_graph_ret::retval */
+	int			entries;
+	int			returns;
+	int			no_regs;
+};
+
+#define to_record(g)	container_of(g, struct fgraph_regs_record, gops)
+
+static notrace int fgraph_regs_entry(struct ftrace_graph_ent *trace,
+				     struct fgraph_ops *gops,
+				     struct ftrace_regs *fregs)
+{
+	struct fgraph_regs_record *rec = to_record(gops);
+	int i;
+
+	/* Other tasks may run the target while the test is not looking */
+	if (current != gops->private)
+		return 0;
+	if (!fregs) {
+		rec->no_regs++;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(rec->args); i++)
+		rec->args[i] = ftrace_regs_get_argument(fregs, i);
+	rec->entry_func = trace->func;
+	rec->entries++;
+	/* Non-zero: trace the return of this call */
+	return 1;
+}
+
+static notrace void fgraph_regs_return(struct ftrace_graph_ret *trace,
+				       struct fgraph_ops *gops,
+				       struct ftrace_regs *fregs)
+{
+	struct fgraph_regs_record *rec = to_record(gops);
+
+	if (current != gops->private)
+		return;
+	if (!fregs) {
+		rec->no_regs++;
+		return;
+	}
+	rec->retval = ftrace_regs_get_return_value(fregs);
+#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
+	rec->graph_retval = trace->retval;
+#endif
+	rec->ret_func = trace->func;
+	rec->returns++;
+}
+
+static int fgraph_regs_start(struct fgraph_regs_record *rec)
+{
+	int ret;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->gops.entryfunc = fgraph_regs_entry;
+	rec->gops.retfunc = fgraph_regs_return;
+	rec->gops.private = current;
+	ret = ftrace_set_filter_ip(&rec->gops.ops, (unsigned long)target, 0, 0);
+	if (ret)
+		return ret;
+	ret = register_ftrace_graph(&rec->gops);
+	if (ret)
+		ftrace_free_filter(&rec->gops.ops);
+	return ret;
+}
+
+static void fgraph_regs_stop(struct fgraph_regs_record *rec)
+{
+	unregister_ftrace_graph(&rec->gops);
+	ftrace_free_filter(&rec->gops.ops);
+}
+
+static void fgraph_regs_test_args_retval(struct kunit *test)
+{
+	struct fgraph_regs_record *rec;
+	unsigned long ret[3];
+	int i, j;
+
+	rec = kunit_kcalloc(test, 2, sizeof(*rec), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_ASSERT_EQ(test, 0, fgraph_regs_start(&rec[0]));
+	if (fgraph_regs_start(&rec[1])) {
+		fgraph_regs_stop(&rec[0]);
+		KUNIT_FAIL(test, "cannot register a second fgraph_ops");
+		return;
+	}
+
+	ret[0] = target(1, 2, 3, 4);
+	ret[1] = target(~0UL, LONG_MIN, 0, 77);
+	ret[2] = target(0xdead, 0xbeef, 0xcafe, 0xf00d);
+
+	fgraph_regs_stop(&rec[1]);
+	fgraph_regs_stop(&rec[0]);
+
+	/* Both fgraph_ops saw every call, with the same registers */
+	for (j = 0; j < 2; j++) {
+		KUNIT_EXPECT_EQ(test, 0, rec[j].no_regs);
+		KUNIT_EXPECT_EQ(test, 3, rec[j].entries);
+		KUNIT_EXPECT_EQ(test, 3, rec[j].returns);
+		/* The last call is the one left in the record */
+		KUNIT_EXPECT_EQ(test, 0xdeadUL, rec[j].args[0]);
+		KUNIT_EXPECT_EQ(test, 0xbeefUL, rec[j].args[1]);
+		KUNIT_EXPECT_EQ(test, 0xcafeUL, rec[j].args[2]);
+		KUNIT_EXPECT_EQ(test, 0xf00dUL, rec[j].args[3]);
+		KUNIT_EXPECT_EQ(test, ret[2], rec[j].retval);
+		if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_RETVAL))
+			KUNIT_EXPECT_EQ(test, ret[2], rec[j].graph_retval);
+		KUNIT_EXPECT_EQ(test, rec[j].entry_func, rec[j].ret_func);
+		KUNIT_EXPECT_GE(test, rec[j].entry_func, (unsigned long)target);
+		KUNIT_EXPECT_LT(test, rec[j].entry_func, (unsigned long)target + 16);
+	}
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_NE(test, 0UL, ret[i]);
+}
+
+/* Many calls with different arguments: each one read back exactly */
+static void fgraph_regs_test_many_calls(struct kunit *test)
+{
+	struct fgraph_regs_record *rec;
+	unsigned long i, bad = 0, ret;
+
+	rec = kunit_kzalloc(test, sizeof(*rec), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_ASSERT_EQ(test, 0, fgraph_regs_start(rec));
+	for (i = 0; i < 1000; i++) {
+		ret = target(i, i * 3, i ^ 0x55, ~i);
+		if (rec->args[0] != i || rec->args[1] != i * 3 ||
+		    rec->args[2] != (i ^ 0x55) || rec->args[3] != ~i ||
+		    rec->retval != ret)
+			bad++;
+	}
+	fgraph_regs_stop(rec);
+
+	KUNIT_EXPECT_EQ(test, 0UL, bad);
+	KUNIT_EXPECT_EQ(test, 1000, rec->entries);
+	KUNIT_EXPECT_EQ(test, 1000, rec->returns);
+}
+
+static int fgraph_regs_suite_init(struct kunit_suite *suite)
+{
+	target = fgraph_regs_kunit_target;
+	return 0;
+}
+
+static struct kunit_case fgraph_regs_test_cases[] = {
+	KUNIT_CASE(fgraph_regs_test_args_retval),
+	KUNIT_CASE(fgraph_regs_test_many_calls),
+	{}
+};
+
+static struct kunit_suite fgraph_regs_test_suite = {
+	.name = "fgraph_regs",
+	.suite_init = fgraph_regs_suite_init,
+	.test_cases = fgraph_regs_test_cases,
+};
+
+kunit_test_suite(fgraph_regs_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for ftrace_regs in function graph callbacks");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for fprobe on the function graph tracer.
+ *
+ * The probed functions are the noinline fprobe_kunit_target*() below, always
+ * called through pointers so that the compiler can neither inline nor fold
+ * them. The handlers only record what they see; the test cases check the
+ * records after the calls, so a handler never runs a KUnit assertion in a
+ * context (another CPU, a kthread) where it could not stop the test.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/fprobe.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kthread.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#define NR_CALLS	1000
+
+/* The targets. Keep their names under the "fprobe_kunit_target*" glob. */
+static noinline unsigned long fprobe_kunit_target(unsigned long v)
+{
+	return v * 3 + 1;
+}
+
+static noinline unsigned long fprobe_kunit_target2(unsigned long v)
+{
+	return v ^ 0x5a5a;
+}
+
+static noinline unsigned long
+fprobe_kunit_target_args(unsigned long a, unsigned long b, unsigned long c,
+			 unsigned long d, unsigned long e, unsigned long f)
+{
+	return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f;
+}
+
+/* Set by fprobe_suite_init(), so that the compiler cannot see the callee */
+static unsigned long (*target)(unsigned long v);
+static unsigned long (*target2)(unsigned long v);
+static unsigned long (*target_args)(unsigned long a, unsigned long b,
+				    unsigned long c, unsigned long d,
+				    unsigned long e, unsigned long f);
+
+static noinline unsigned long fprobe_kunit_target_nest(unsigned long v)
+{
+	return target(v + 1) + 1;
+}
+
+static unsigned long (*target_nest)(unsigned long v);
+
+/* The function which calls target_args, to check ret_ip against */
+static noinline unsigned long fprobe_kunit_call_args(unsigned long base)
+{
+	return target_args(base, base + 1, base + 2, base + 3, base + 4,
+			   base + 5);
+}
+
+/* Is @ip the ftrace location of @func (after an ENDBR if there is one)? */
+static bool ip_is_func(unsigned long ip, void *func)
+{
+	return ip >= (unsigned long)func && ip < (unsigned long)func + 16;
+}
+
+/* Is @ip inside the function named @name? */
+static bool ip_in_func(unsigned long ip, const char *name)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(buf, ip);
+	/* "name", "name.constprop.0" or "name [module]" */
+	return !strncmp(buf, name, strlen(name)) &&
+	       strchr(" .", buf[strlen(name)]);
+}
+
+/*
+ * A probe which counts its handler calls and checks its entry data. The
+ * entry handler fills the entry data with a pattern made of the probe and
+ * the argument; the exit handler counts a mismatch if it finds anything
+ * else there.
+ */
+struct test_probe {
+	struct fprobe		fp;
+	atomic_t		entries;
+	atomic_t		exits;
+	atomic_t		bad_data;
+	atomic_t		bad_ip;
+	/* The entry handler returns non-zero (skips the exit) on odd calls */
+	bool			skip_odd;
+	atomic_t		calls;
+	/* Handler order for the nesting test */
+	unsigned long		*log;
+	atomic_t		*log_pos;
+	unsigned long		log_tag;
+};
+
+#define to_test_probe(f)	container_of(f, struct test_probe, fp)
+
+static u8 data_pattern(struct test_probe *tp, unsigned long arg, size_t i)
+{
+	return (u8)((unsigned long)tp >> 4) ^ (u8)arg ^ (u8)(i * 7 + 1);
+}
+
+static void log_event(struct test_probe *tp, unsigned long what)
+{
+	int pos;
+
+	if (!tp->log)
+		return;
+	pos = atomic_inc_return(tp->log_pos) - 1;
+	if (pos < 16)
+		tp->log[pos] = tp->log_tag | what;
+}
+
+static notrace int tp_entry(struct fprobe *fp, unsigned long ip,
+			    unsigned long ret_ip, struct ftrace_regs *fregs,
+			    void *data)
+{
+	struct test_probe *tp = to_test_probe(fp);
+	unsigned long arg = ftrace_regs_get_argument(fregs, 0);
+	size_t i;
+
+	atomic_inc(&tp->entries);
+	log_event(tp, ip);
+	if (fp->entry_data_size) {
+		if (!data || !IS_ALIGNED((unsigned long)data, sizeof(long)))
+			atomic_inc(&tp->bad_data);
+		else
+			for (i = 0; i < fp->entry_data_size; i++)
+				((u8 *)data)[i] = data_pattern(tp, arg, i);
+	} else if (data) {
+		atomic_inc(&tp->bad_data);
+	}
+
+	if (tp->skip_odd)
+		return atomic_inc_return(&tp->calls) & 1;
+	return 0;
+}
+
+static notrace void tp_exit(struct fprobe *fp, unsigned long ip,
+			    unsigned long ret_ip, struct ftrace_regs *fregs,
+			    void *data)
+{
+	struct test_probe *tp = to_test_probe(fp);
+	size_t i;
+
+	atomic_inc(&tp->exits);
+	log_event(tp, ip);
+	if (!fp->entry_data_size) {
+		if (data)
+			atomic_inc(&tp->bad_data);
+		return;
+	}
+	if (!data) {
+		atomic_inc(&tp->bad_data);
+		return;
+	}
+	/*
+	 * The argument register is gone at the exit: the pattern is checked
+	 * against the one written for the first byte.
+	 */
+	for (i = 0; i < fp->entry_data_size; i++) {
+		u8 first = ((u8 *)data)[0] ^ (u8)1;
+
+		if ((((u8 *)data)[i] ^ (u8)(i * 7 + 1)) != first) {
+			atomic_inc(&tp->bad_data);
+			break;
+		}
+	}
+}
+
+static void tp_init(struct test_probe *tp, bool entry, bool exit,
+		    size_t data_size)
+{
+	memset(tp, 0, sizeof(*tp));
+	if (entry)
+		tp->fp.entry_handler = tp_entry;
+	if (exit)
+		tp->fp.exit_handler = tp_exit;
+	tp->fp.entry_data_size = data_size;
+}
+
+static void call_target(int n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		target(i);
+}
+
+/* Arguments at entry, return value at exit, entry_ip and ret_ip */
+
+static unsigned long args_seen[6], retval_seen;
+static unsigned long args_entry_ip, args_entry_ret_ip;
+static unsigned long args_exit_ip, args_exit_ret_ip;
+
+static notrace int args_entry(struct fprobe *fp, unsigned long ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		args_seen[i] = ftrace_regs_get_argument(fregs, i);
+	args_entry_ip = ip;
+	args_entry_ret_ip = ret_ip;
+	return 0;
+}
+
+static notrace void args_exit(struct fprobe *fp, unsigned long ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	retval_seen = ftrace_regs_get_return_value(fregs);
+	args_exit_ip = ip;
+	args_exit_ret_ip = ret_ip;
+}
+
+static void fprobe_test_args_retval(struct kunit *test)
+{
+	struct fprobe fp = {
+		.entry_handler = args_entry,
+		.exit_handler = args_exit,
+	};
+	unsigned long ret;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&fp, "fprobe_kunit_target_args", NULL));
+	ret = fprobe_kunit_call_args(0x1000);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&fp));
+
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ_MSG(test, args_seen[i], 0x1000UL + i, "argument %d", i);
+	KUNIT_EXPECT_EQ(test, ret, 21 * 0x1000UL + 70);
+	KUNIT_EXPECT_EQ(test, retval_seen, ret);
+	KUNIT_EXPECT_TRUE(test, ip_is_func(args_entry_ip, fprobe_kunit_target_args));
+	KUNIT_EXPECT_EQ(test, args_exit_ip, args_entry_ip);
+	KUNIT_EXPECT_TRUE_MSG(test, ip_in_func(args_entry_ret_ip, "fprobe_kunit_call_args"),
+			      "ret_ip %pS", (void *)args_entry_ret_ip);
+	KUNIT_EXPECT_EQ(test, args_exit_ret_ip, args_entry_ret_ip);
+	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
+}
+
+/* Entry data of every size up to the limit, then past it */
+
+static const size_t data_sizes[] = {
+	0, 1, 4, sizeof(long) - 1, sizeof(long), sizeof(long) + 1,
+	3 * sizeof(long), 7 * sizeof(long) + 3, 14 * sizeof(long) + 1,
+	MAX_FPROBE_DATA_SIZE - 1, MAX_FPROBE_DATA_SIZE,
+};
+
+static void data_size_desc(const size_t *size, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "entry_data_size=%zu", *size);
+}
+
+KUNIT_ARRAY_PARAM(data_size, data_sizes, data_size_desc);
+
+static void fprobe_test_entry_data(struct kunit *test)
+{
+	const size_t *size = test->param_value;
+	struct test_probe *tp;
+
+	tp = kunit_kzalloc(test, sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	tp_init(tp, true, true, *size);
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp->fp, "fprobe_kunit_target", NULL));
+	call_target(NR_CALLS);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp->fp));
+
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp->entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp->exits));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp->bad_data));
+	KUNIT_EXPECT_EQ(test, 0UL, tp->fp.nmissed);
+}
+
+static void fprobe_test_entry_data_too_big(struct kunit *test)
+{
+	struct test_probe tp;
+
+	tp_init(&tp, true, true, MAX_FPROBE_DATA_SIZE + 1);
+	KUNIT_EXPECT_EQ(test, -E2BIG, register_fprobe(&tp.fp, "fprobe_kunit_target", NULL));
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&tp.fp));
+
+	tp_init(&tp, true, false, MAX_FPROBE_DATA_SIZE + sizeof(long));
+	KUNIT_EXPECT_EQ(test, -E2BIG, register_fprobe(&tp.fp, "fprobe_kunit_target", NULL));
+
+	/* The limit is the same for every way to register */
+	tp_init(&tp, true, true, MAX_FPROBE_DATA_SIZE + 1);
+	KUNIT_EXPECT_EQ(test, -E2BIG, register_fprobe_syms(&tp.fp,
+			(const char *[]){ "fprobe_kunit_target" }, 1));
+
+	call_target(10);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp.entries));
+}
+
+/*
+ * Three fprobes with the largest entry data on one function: the block
+ * reserved on the shadow stack holds only two of them, so the third one is
+ * missed on every call (fprobe.rst, "entry data limits").
+ */
+static void fprobe_test_entry_data_shared_block(struct kunit *test)
+{
+	struct test_probe *tp;
+	int i, entries = 0, exits = 0;
+	unsigned long missed = 0;
+
+	tp = kunit_kcalloc(test, 3, sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	for (i = 0; i < 3; i++) {
+		tp_init(&tp[i], true, true, MAX_FPROBE_DATA_SIZE);
+		KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp[i].fp, "fprobe_kunit_target", NULL));
+	}
+	call_target(NR_CALLS);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp[i].fp));
+		KUNIT_EXPECT_EQ(test, atomic_read(&tp[i].entries), atomic_read(&tp[i].exits));
+		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[i].bad_data));
+		KUNIT_EXPECT_EQ(test, (unsigned long)(NR_CALLS - atomic_read(&tp[i].entries)),
+				tp[i].fp.nmissed);
+		entries += atomic_read(&tp[i].entries);
+		exits += atomic_read(&tp[i].exits);
+		missed += tp[i].fp.nmissed;
+	}
+	KUNIT_EXPECT_EQ(test, 2 * NR_CALLS, entries);
+	KUNIT_EXPECT_EQ(test, 2 * NR_CALLS, exits);
+	KUNIT_EXPECT_EQ(test, (unsigned long)NR_CALLS, missed);
+}
+
+/* Exact handler counts: entry only, exit only, both */
+
+static void fprobe_test_counts(struct kunit *test)
+{
+	struct test_probe *tp;
+	int i;
+
+	tp = kunit_kcalloc(test, 3, sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	tp_init(&tp[0], true, false, 0);
+	tp_init(&tp[1], false, true, 0);
+	tp_init(&tp[2], true, true, sizeof(long));
+
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp[i].fp, "fprobe_kunit_target", NULL));
+		KUNIT_EXPECT_TRUE(test, fprobe_is_registered(&tp[i].fp));
+	}
+	call_target(NR_CALLS);
+	/* A function no probe is on: no handler runs */
+	for (i = 0; i < 10; i++)
+		target2(i);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp[i].fp));
+		KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&tp[i].fp));
+		KUNIT_EXPECT_EQ(test, 0UL, tp[i].fp.nmissed);
+		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[i].bad_data));
+	}
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[0].entries));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[0].exits));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[1].entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[1].exits));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[2].entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[2].exits));
+
+	/* Nothing runs once they are all gone */
+	call_target(10);
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[0].entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[2].exits));
+}
+
+/* Globs, not-filters, several patterns, symbol lists and their errors */
+
+static void fprobe_test_filters(struct kunit *test)
+{
+	static const char *syms[] = { "fprobe_kunit_target", "fprobe_kunit_target2" };
+	static const char *bad_syms[] = { "fprobe_kunit_target", "fprobe_kunit_no_such_function" };
+	struct test_probe tp;
+
+	/* Glob minus a not-filter */
+	tp_init(&tp, true, true, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, "fprobe_kunit_target*",
+						 "fprobe_kunit_target2 fprobe_kunit_target_*"));
+	target(1);
+	target2(1);
+	target_args(1, 2, 3, 4, 5, 6);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tp.entries));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tp.exits));
+
+	/* Several patterns, separated by commas and spaces */
+	tp_init(&tp, true, true, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp,
+			"fprobe_kunit_target2, fprobe_kunit_target_args", NULL));
+	target(1);
+	target2(1);
+	target_args(1, 2, 3, 4, 5, 6);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&tp.entries));
+
+	/* A symbol list */
+	tp_init(&tp, true, true, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe_syms(&tp.fp, syms, ARRAY_SIZE(syms)));
+	target(1);
+	target2(1);
+	target_args(1, 2, 3, 4, 5, 6);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&tp.exits));
+
+	/* Errors */
+	tp_init(&tp, true, true, 0);
+	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe(&tp.fp, "fprobe_kunit_no_such_function", NULL));
+	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe(&tp.fp, "fprobe_kunit_target, fprobe_kunit_nothing*", NULL));
+	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe(&tp.fp, "fprobe_kunit_target2", "fprobe_kunit_target*"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_fprobe(&tp.fp, " ,", NULL));
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_fprobe(&tp.fp, NULL, NULL));
+	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe_syms(&tp.fp, bad_syms, ARRAY_SIZE(bad_syms)));
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&tp.fp));
+	KUNIT_EXPECT_NE(test, 0, unregister_fprobe(&tp.fp));
+
+	/* An empty not-filter excludes nothing */
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, "fprobe_kunit_target", ""));
+	KUNIT_EXPECT_EQ(test, -EBUSY, register_fprobe(&tp.fp, "fprobe_kunit_target2", NULL));
+	target(1);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tp.entries));
+}
+
+/* The entry handler returning non-zero cancels the exit, not counted as missed */
+
+static void fprobe_test_skip(struct kunit *test)
+{
+	struct test_probe tp;
+
+	tp_init(&tp, true, true, 2 * sizeof(long));
+	tp.skip_odd = true;
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, "fprobe_kunit_target", NULL));
+	call_target(NR_CALLS);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp.entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS / 2, atomic_read(&tp.exits));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp.bad_data));
+	KUNIT_EXPECT_EQ(test, 0UL, tp.fp.nmissed);
+}
+
+/* Soft disable and enable: no handler runs, nothing is missed */
+
+static void fprobe_test_disable_enable(struct kunit *test)
+{
+	struct test_probe tp;
+
+	tp_init(&tp, true, true, sizeof(long));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, "fprobe_kunit_target", NULL));
+	call_target(10);
+	disable_fprobe(&tp.fp);
+	KUNIT_EXPECT_TRUE(test, fprobe_disabled(&tp.fp));
+	call_target(NR_CALLS);
+	KUNIT_EXPECT_EQ(test, 10, atomic_read(&tp.entries));
+	KUNIT_EXPECT_EQ(test, 10, atomic_read(&tp.exits));
+	enable_fprobe(&tp.fp);
+	KUNIT_EXPECT_FALSE(test, fprobe_disabled(&tp.fp));
+	call_target(NR_CALLS);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+
+	KUNIT_EXPECT_EQ(test, NR_CALLS + 10, atomic_read(&tp.entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS + 10, atomic_read(&tp.exits));
+	KUNIT_EXPECT_EQ(test, 0UL, tp.fp.nmissed);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp.bad_data));
+}
+
+/*
+ * Several fprobes on one function, registered in every order: an entry-only
+ * one, an entry+exit one with entry data and an exit-only one. Each handler
+ * runs exactly once per call, and removing any of them leaves the others
+ * working.
+ */
+
+static const int multi_orders[][3] = {
+	{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+};
+
+static void multi_order_desc(const int (*order)[3], char *desc)
+{
+	static const char * const names[] = { "entry", "entry+exit", "exit" };
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s, %s, %s", names[(*order)[0]],
+		 names[(*order)[1]], names[(*order)[2]]);
+}
+
+KUNIT_ARRAY_PARAM(multi_order, multi_orders, multi_order_desc);
+
+static void fprobe_test_multi(struct kunit *test)
+{
+	const int (*order)[3] = test->param_value;
+	int expect_entries[3], expect_exits[3];
+	struct test_probe *tp;
+	int i, gone;
+
+	tp = kunit_kcalloc(test, 3, sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	tp_init(&tp[0], true, false, 0);
+	tp_init(&tp[1], true, true, 3 * sizeof(long));
+	tp_init(&tp[2], false, true, 0);
+
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp[(*order)[i]].fp,
+							 "fprobe_kunit_target", NULL));
+	call_target(NR_CALLS);
+
+	/* Remove the one registered second, then call again */
+	gone = (*order)[1];
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp[gone].fp));
+	call_target(NR_CALLS);
+
+	for (i = 0; i < 3; i++) {
+		int calls = i == gone ? NR_CALLS : 2 * NR_CALLS;
+
+		expect_entries[i] = tp[i].fp.entry_handler ? calls : 0;
+		expect_exits[i] = tp[i].fp.exit_handler ? calls : 0;
+	}
+	for (i = 0; i < 3; i++) {
+		if (i != gone)
+			KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp[i].fp));
+		KUNIT_EXPECT_EQ_MSG(test, expect_entries[i], atomic_read(&tp[i].entries), "probe %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, expect_exits[i], atomic_read(&tp[i].exits), "probe %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, 0, atomic_read(&tp[i].bad_data), "probe %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, 0UL, tp[i].fp.nmissed, "probe %d", i);
+	}
+}
+
+/*
+ * Nested probed calls: target_nest calls target. One fprobe on both sees
+ * entry(nest), entry(target), exit(target), exit(nest), with nothing
+ * missed, whatever nr_maxactive says.
+ */
+static void fprobe_test_nest(struct kunit *test)
+{
+	static const char *syms[] = { "fprobe_kunit_target_nest", "fprobe_kunit_target" };
+	unsigned long log[16] = {};
+	atomic_t log_pos = ATOMIC_INIT(0);
+	struct test_probe tp;
+	unsigned long ret;
+
+	tp_init(&tp, true, true, sizeof(long));
+	tp.fp.nr_maxactive = 1;
+	tp.log = log;
+	tp.log_pos = &log_pos;
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe_syms(&tp.fp, syms, ARRAY_SIZE(syms)));
+	ret = target_nest(10);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+
+	KUNIT_EXPECT_EQ(test, ret, 35UL);
+	KUNIT_EXPECT_EQ(test, 4, atomic_read(&log_pos));
+	KUNIT_EXPECT_TRUE(test, ip_is_func(log[0], fprobe_kunit_target_nest));
+	KUNIT_EXPECT_TRUE(test, ip_is_func(log[1], fprobe_kunit_target));
+	KUNIT_EXPECT_EQ(test, log[2], log[1]);
+	KUNIT_EXPECT_EQ(test, log[3], log[0]);
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&tp.exits));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp.bad_data));
+	KUNIT_EXPECT_EQ(test, 0UL, tp.fp.nmissed);
+}
+
+/*
+ * A handler which calls a probed function: the call is not probed again
+ * (no loop), it returns the right value, and the direct calls of that
+ * function are still probed.
+ */
+static struct test_probe *recursion_inner;
+static unsigned long recursion_result;
+
+static notrace int recursion_entry(struct fprobe *fp, unsigned long ip,
+				   unsigned long ret_ip, struct ftrace_regs *fregs,
+				   void *data)
+{
+	recursion_result = target2(ftrace_regs_get_argument(fregs, 0));
+	return 0;
+}
+
+static void fprobe_test_handler_calls_probed(struct kunit *test)
+{
+	struct fprobe outer = { .entry_handler = recursion_entry };
+	struct test_probe *inner;
+	int i;
+
+	inner = kunit_kzalloc(test, sizeof(*inner), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, inner);
+	tp_init(inner, true, true, 0);
+	recursion_inner = inner;
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&inner->fp, "fprobe_kunit_target2", NULL));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&outer, "fprobe_kunit_target", NULL));
+	for (i = 0; i < 100; i++)
+		target(i);
+	for (i = 0; i < 10; i++)
+		target2(i);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&outer));
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&inner->fp));
+
+	KUNIT_EXPECT_EQ(test, recursion_result, 99UL ^ 0x5a5a);
+	/* Only the direct calls were probed */
+	KUNIT_EXPECT_EQ(test, 10, atomic_read(&inner->entries));
+	KUNIT_EXPECT_EQ(test, 10, atomic_read(&inner->exits));
+}
+
+/*
+ * Functions that the probe path itself uses (preempt count, RCU): probing
+ * them must neither loop nor deadlock. Those the config does not have out
+ * of line are left out; if none is there, the case is skipped.
+ */
+static void fprobe_test_probe_path_functions(struct kunit *test)
+{
+	static const char * const candidates[] = {
+		"preempt_count_add", "preempt_count_sub", "__rcu_read_lock",
+		"__rcu_read_unlock", "rcu_read_unlock_strict", "rcu_is_watching",
+		"_raw_spin_lock", "_raw_spin_unlock", "fgraph_reserve_data",
+	};
+	struct test_probe *tp;
+	int i, nr = 0, ret;
+
+	tp = kunit_kcalloc(test, ARRAY_SIZE(candidates), sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	for (i = 0; i < ARRAY_SIZE(candidates); i++) {
+		tp_init(&tp[i], true, true, sizeof(long));
+		ret = register_fprobe(&tp[i].fp, candidates[i], NULL);
+		if (ret == -ENOENT)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, 0, ret, "%s", candidates[i]);
+		if (!ret) {
+			kunit_info(test, "probing %s\n", candidates[i]);
+			nr++;
+		}
+	}
+	if (!nr)
+		kunit_skip(test, "none of the probe path functions is traceable");
+
+	call_target(NR_CALLS);
+	msleep(20);
+	for (i = 0; i < ARRAY_SIZE(candidates); i++) {
+		if (!fprobe_is_registered(&tp[i].fp))
+			continue;
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp[i].fp));
+		KUNIT_EXPECT_EQ_MSG(test, 0, atomic_read(&tp[i].bad_data), "%s", candidates[i]);
+		/* Calls may still have been in flight when it was removed */
+		KUNIT_EXPECT_LE_MSG(test, atomic_read(&tp[i].exits),
+				    atomic_read(&tp[i].entries), "%s", candidates[i]);
+	}
+}
+
+/*
+ * Unregistering while a probed call is in flight: the probed function is
+ * sleeping in a kthread when its fprobe is unregistered and freed. When it
+ * returns, the exit handler of the removed fprobe does not run; that of an
+ * fprobe still registered on the same function does.
+ */
+static DECLARE_COMPLETION(sleeper_entered);
+static DECLARE_COMPLETION(sleeper_release);
+
+static noinline unsigned long fprobe_kunit_target_sleeper(unsigned long v)
+{
+	complete(&sleeper_entered);
+	wait_for_completion(&sleeper_release);
+	return v + 7;
+}
+
+static unsigned long (*target_sleeper)(unsigned long v);
+
+static int sleeper_thread(void *arg)
+{
+	unsigned long *ret = arg;
+
+	*ret = target_sleeper(35);
+	return 0;
+}
+
+static void fprobe_test_unregister_in_flight(struct kunit *test)
+{
+	struct test_probe *removed, *kept;
+	atomic_t *removed_exits;
+	struct task_struct *task;
+	unsigned long ret = 0;
+
+	removed = kzalloc(sizeof(*removed), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, removed);
+	kept = kunit_kzalloc(test, sizeof(*kept), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	/* Where the exit count of the removed probe goes after it is freed */
+	removed_exits = kunit_kzalloc(test, sizeof(*removed_exits), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, removed_exits);
+
+	tp_init(removed, true, true, 4 * sizeof(long));
+	tp_init(kept, true, true, 2 * sizeof(long));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&removed->fp, "fprobe_kunit_target_sleeper", NULL));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&kept->fp, "fprobe_kunit_target_sleeper", NULL));
+
+	reinit_completion(&sleeper_entered);
+	reinit_completion(&sleeper_release);
+	task = kthread_run(sleeper_thread, &ret, "fprobe_kunit_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	get_task_struct(task);
+	wait_for_completion(&sleeper_entered);
+
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&removed->entries));
+	/* Returns while the call is in flight; the caller may free the probe */
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&removed->fp));
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&removed->fp));
+	atomic_set(removed_exits, atomic_read(&removed->exits));
+	kfree(removed);
+
+	complete(&sleeper_release);
+	kthread_stop(task);
+	put_task_struct(task);
+
+	KUNIT_EXPECT_EQ(test, 42UL, ret);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(removed_exits));
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&kept->fp));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&kept->entries));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&kept->exits));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&kept->bad_data));
+}
+
+/*
+ * Stress: one kthread per online CPU calls the targets in a loop, while
+ * fprobes with entry data are registered and unregistered over and over.
+ * No handler of an fprobe may run after its unregister_fprobe() returned:
+ * each probe is poisoned before it is freed, and a handler which sees the
+ * poison counts a violation.
+ */
+#define STRESS_ROUNDS		200
+#define STRESS_ALIVE		0xa11fe0a11fe0UL
+#define STRESS_DEAD		0xdeaddeaddeadUL
+
+struct stress_probe {
+	struct fprobe	fp;
+	unsigned long	state;
+};
+
+static atomic_t stress_violations, stress_entries, stress_exits;
+static atomic_t stress_bad_data;
+
+static notrace int stress_entry(struct fprobe *fp, unsigned long ip,
+				unsigned long ret_ip, struct ftrace_regs *fregs,
+				void *data)
+{
+	struct stress_probe *sp = container_of(fp, struct stress_probe, fp);
+
+	if (READ_ONCE(sp->state) != STRESS_ALIVE)
+		atomic_inc(&stress_violations);
+	atomic_inc(&stress_entries);
+	if (data)
+		*(unsigned long *)data = (unsigned long)sp ^ ip;
+	return 0;
+}
+
+static notrace void stress_exit(struct fprobe *fp, unsigned long ip,
+				unsigned long ret_ip, struct ftrace_regs *fregs,
+				void *data)
+{
+	struct stress_probe *sp = container_of(fp, struct stress_probe, fp);
+
+	if (READ_ONCE(sp->state) != STRESS_ALIVE)
+		atomic_inc(&stress_violations);
+	atomic_inc(&stress_exits);
+	if (data && *(unsigned long *)data != ((unsigned long)sp ^ ip))
+		atomic_inc(&stress_bad_data);
+}
+
+static int stress_thread(void *arg)
+{
+	unsigned long i = 0;
+
+	while (!kthread_should_stop()) {
+		target(i);
+		target2(i);
+		target_nest(i);
+		if (!(++i % 256))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void fprobe_test_stress(struct kunit *test)
+{
+	static const char * const filters[] = {
+		"fprobe_kunit_target", "fprobe_kunit_target2",
+		"fprobe_kunit_target*", "fprobe_kunit_target_nest",
+	};
+	struct task_struct **tasks;
+	struct stress_probe *sp[ARRAY_SIZE(filters)] = {};
+	int cpu, nr_tasks = 0, round, i;
+
+	atomic_set(&stress_violations, 0);
+	atomic_set(&stress_entries, 0);
+	atomic_set(&stress_exits, 0);
+	atomic_set(&stress_bad_data, 0);
+
+	tasks = kunit_kcalloc(test, nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tasks);
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		t = kthread_create(stress_thread, NULL, "fprobe_kunit_stress/%d", cpu);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		kthread_bind(t, cpu);
+		get_task_struct(t);
+		wake_up_process(t);
+		tasks[nr_tasks++] = t;
+	}
+
+	for (round = 0; round < STRESS_ROUNDS; round++) {
+		i = round % ARRAY_SIZE(filters);
+		if (sp[i]) {
+			KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&sp[i]->fp));
+			WRITE_ONCE(sp[i]->state, STRESS_DEAD);
+			kfree(sp[i]);
+			sp[i] = NULL;
+		}
+		sp[i] = kzalloc(sizeof(*sp[i]), GFP_KERNEL);
+		if (!sp[i])
+			break;
+		sp[i]->state = STRESS_ALIVE;
+		sp[i]->fp.entry_handler = stress_entry;
+		sp[i]->fp.exit_handler = round & 1 ? stress_exit : NULL;
+		sp[i]->fp.entry_data_size = round & 2 ? sizeof(long) : 0;
+		KUNIT_EXPECT_EQ(test, 0, register_fprobe(&sp[i]->fp, filters[i], NULL));
+		usleep_range(200, 500);
+	}
+	for (i = 0; i < ARRAY_SIZE(filters); i++) {
+		if (!sp[i])
+			continue;
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&sp[i]->fp));
+		WRITE_ONCE(sp[i]->state, STRESS_DEAD);
+		kfree(sp[i]);
+	}
+	/* Let the threads run a little with no probe at all */
+	usleep_range(1000, 2000);
+	for (i = 0; i < nr_tasks; i++) {
+		kthread_stop(tasks[i]);
+		put_task_struct(tasks[i]);
+	}
+
+	kunit_info(test, "%d rounds, %d threads: %d entry and %d exit handler calls\n",
+		   STRESS_ROUNDS, nr_tasks, atomic_read(&stress_entries),
+		   atomic_read(&stress_exits));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&stress_violations));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&stress_bad_data));
+	KUNIT_EXPECT_GT(test, atomic_read(&stress_entries), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&stress_exits), 0);
+}
+
+static struct kunit_case fprobe_test_cases[] = {
+	KUNIT_CASE(fprobe_test_args_retval),
+	KUNIT_CASE_PARAM(fprobe_test_entry_data, data_size_gen_params),
+	KUNIT_CASE(fprobe_test_entry_data_too_big),
+	KUNIT_CASE(fprobe_test_entry_data_shared_block),
+	KUNIT_CASE(fprobe_test_counts),
+	KUNIT_CASE(fprobe_test_filters),
+	KUNIT_CASE(fprobe_test_skip),
+	KUNIT_CASE(fprobe_test_disable_enable),
+	KUNIT_CASE_PARAM(fprobe_test_multi, multi_order_gen_params),
+	KUNIT_CASE(fprobe_test_nest),
+	KUNIT_CASE(fprobe_test_handler_calls_probed),
+	KUNIT_CASE(fprobe_test_probe_path_functions),
+	KUNIT_CASE(fprobe_test_unregister_in_flight),
+	KUNIT_CASE_SLOW(fprobe_test_stress),
+	{}
+};
+
+static int fprobe_suite_init(struct kunit_suite *suite)
+{
+	target = fprobe_kunit_target;
+	target2 = fprobe_kunit_target2;
+	target_args = fprobe_kunit_target_args;
+	target_nest = fprobe_kunit_target_nest;
+	target_sleeper = fprobe_kunit_target_sleeper;
+	return 0;
+}
+
+static struct kunit_suite fprobe_test_suite = {
+	.name = "fprobe",
+	.suite_init = fprobe_suite_init,
+	.test_cases = fprobe_test_cases,
+};
+
+kunit_test_suite(fprobe_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for fprobe");
+MODULE_LICENSE("GPL");
