@@ -3,7 +3,8 @@
 #
 #   make demo     build what is missing, boot the patched kernel, show it
 #   make check    every test: host, KUnit, and the guest tests
-#   make vm-run CMD='...' [KERNEL=base|patched] [TIMEOUT=s]
+#   make check-debug  KUnit, ftracetest and fuzzers on a lockdep+KASAN kernel
+#   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 
 SHELL		:= /bin/bash
 TOP		:= $(CURDIR)
@@ -21,8 +22,8 @@ KERNEL		?= patched
 TIMEOUT		?= 900
 CMD		?= uname -a
 
-.PHONY: all deps tree kernel kernel-base perf initramfs vm-run kunit check \
-	demo clean distclean help
+.PHONY: all deps tree kernel kernel-base kernel-debug perf initramfs vm-run \
+	kunit check check-debug demo clean distclean help
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -49,6 +50,11 @@ kernel-base: deps
 	@harness/base-worktree
 	@harness/kernel-build $(BUILD)/base/linux $(BUILD)/base/kernel
 
+# The debug kernel: guest.config plus harness/configs/debug.config (lockdep,
+# RCU lockdep, atomic sleep, KASAN), for make check-debug.
+kernel-debug: tree
+	@KCONFIG_FRAGMENTS=debug harness/kernel-build $(BUILD)/linux $(BUILD)/kernel-debug
+
 perf: tree
 	@harness/perf-build $(BUILD)/linux $(BUILD)/perf
 
@@ -58,7 +64,7 @@ initramfs: perf
 # CMD reaches the guest as one shell command line, pipes and all.
 export CMD
 vm-run: kernel initramfs
-	@$(if $(filter base,$(KERNEL)),$(MAKE) --no-print-directory kernel-base &&) \
+	@$(if $(filter-out patched,$(KERNEL)),$(MAKE) --no-print-directory kernel-$(KERNEL) &&) \
 		harness/vm-run --kernel $(KERNEL) --timeout $(TIMEOUT) -- "$$CMD"
 
 kunit: kernel initramfs
@@ -67,14 +73,20 @@ kunit: kernel initramfs
 check: kernel initramfs
 	@harness/check
 
+# The KUnit suites, the ftracetest cases and the fuzzers on the debug kernel,
+# failing on any lockdep, RCU, KASAN or other kernel report.
+check-debug: kernel-debug initramfs
+	@harness/check --debug
+
 demo: kernel initramfs
 	@harness/demo
 
 # Keeps the extracted base (build/linux, build/base/linux): re-extracting
 # and committing it takes a minute.
 clean:
-	rm -rf $(BUILD)/kernel $(BUILD)/base/kernel $(BUILD)/perf \
-		$(BUILD)/initramfs.cpio $(BUILD)/vm $(BUILD)/check
+	rm -rf $(BUILD)/kernel $(BUILD)/base/kernel $(BUILD)/kernel-debug \
+		$(BUILD)/perf $(BUILD)/initramfs.cpio $(BUILD)/vm $(BUILD)/check \
+		$(BUILD)/check-debug
 
 distclean:
 	rm -rf $(BUILD)

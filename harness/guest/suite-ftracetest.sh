@@ -3,6 +3,7 @@
 # guest; prints one "PASS|FAIL|SKIP name" line per test case.
 # UNSUPPORTED, UNTESTED and XFAIL count as skips; FAIL, UNRESOLVED and a
 # test bug count as failures.
+# check-debug: yes
 cd /repo/build/linux/tools/testing/selftests/ftrace || exit 1
 logdir=/tmp/ftracetest-logs
 

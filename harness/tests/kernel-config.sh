@@ -24,3 +24,14 @@ err=$("$TOP/harness/kernel-config" "$BUILD/linux" "$scratch/bad" \
 grep -q 'CONFIG_FPROBE_DOES_NOT_EXIST: asked for y, got not set' <<<"$err" ||
 	fail "the error does not name the option: $err"
 echo "ok: a bogus option is named"
+
+# The debug fragment overrides guest.config (PREEMPT_VOLUNTARY=y there).
+"$TOP/harness/kernel-config" "$BUILD/linux" "$scratch/debug" "$TOP/harness/configs/guest.config" \
+	"$TOP/harness/configs/debug.config" || fail "debug.config does not apply over guest.config"
+for opt in PREEMPT DEBUG_PREEMPT PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP KASAN FPROBE \
+	FPROBE_KUNIT_TEST; do
+	grep -qx "CONFIG_$opt=y" "$scratch/debug/.config" || fail "debug: CONFIG_$opt is not y"
+done
+grep -q '^CONFIG_PREEMPT_VOLUNTARY=y' "$scratch/debug/.config" &&
+	fail "debug: the override of CONFIG_PREEMPT_VOLUNTARY did not apply"
+echo "ok: debug.config applies over guest.config"

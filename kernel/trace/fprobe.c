@@ -763,23 +763,17 @@ static unsigned long *get_ftrace_locations(const char **syms, int num)
 	return ERR_PTR(-ENOENT);
 }
 
-/*
- * Make the list of the ftrace locations matching @filter and not @notfilter,
- * the way ftrace does for set_ftrace_filter and set_ftrace_notrace, using a
- * temporary ftrace_ops. Return the number of addresses saved in *@addrsp,
- * or -errno.
- */
 /* The separators of the patterns in a filter of register_fprobe() */
 #define FPROBE_FILTER_SEPARATORS	", \t\n"
 
 /*
- * Add each pattern of @patterns to the filter (@notrace false) or to the
- * notrace filter (@notrace true) of @ops. A filter pattern which matches no
+ * Add each pattern of @patterns to the filter (@exclude false) or to the
+ * notrace filter (@exclude true) of @ops. A filter pattern which matches no
  * traceable function is an error (-ENOENT); a notrace pattern which matches
  * none is not. A filter holding no pattern at all is an error (-EINVAL).
  */
 static int fprobe_ops_add_patterns(struct ftrace_ops *ops, const char *patterns,
-				   bool notrace)
+				   bool exclude)
 {
 	char *str, *cur, *pat;
 	int ret = -EINVAL;	/* no pattern at all */
@@ -792,7 +786,7 @@ static int fprobe_ops_add_patterns(struct ftrace_ops *ops, const char *patterns,
 	while ((pat = strsep(&cur, FPROBE_FILTER_SEPARATORS)) != NULL) {
 		if (!*pat)
 			continue;
-		if (notrace) {
+		if (exclude) {
 			ret = ftrace_set_notrace(ops, pat, strlen(pat), 0);
 			if (ret == -EINVAL)	/* matches nothing */
 				ret = 0;
@@ -806,11 +800,17 @@ static int fprobe_ops_add_patterns(struct ftrace_ops *ops, const char *patterns,
 	}
 	kfree(str);
 	/* An empty notrace filter excludes nothing. */
-	if (notrace && ret == -EINVAL)
+	if (exclude && ret == -EINVAL)
 		ret = 0;
 	return ret;
 }
 
+/*
+ * Make the list of the ftrace locations matching @filter and not @notfilter,
+ * the way ftrace does for set_ftrace_filter and set_ftrace_notrace, using a
+ * temporary ftrace_ops. Return the number of addresses saved in *@addrsp,
+ * or -errno.
+ */
 static int ip_list_from_filter(const char *filter, const char *notfilter,
 			       unsigned long **addrsp)
 {

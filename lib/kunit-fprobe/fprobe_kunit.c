@@ -55,11 +55,15 @@ static noinline unsigned long fprobe_kunit_target_nest(unsigned long v)
 
 static unsigned long (*target_nest)(unsigned long v);
 
-/* The function which calls target_args, to check ret_ip against */
+/*
+ * The function which calls target_args, to check ret_ip against. It adds 1
+ * to the result so that the call cannot become a tail call (a jump, whose
+ * return address would be in our caller).
+ */
 static noinline unsigned long fprobe_kunit_call_args(unsigned long base)
 {
 	return target_args(base, base + 1, base + 2, base + 3, base + 4,
-			   base + 5);
+			   base + 5) + 1;
 }
 
 /* Is @ip the ftrace location of @func (after an ENDBR if there is one)? */
@@ -237,8 +241,8 @@ static void fprobe_test_args_retval(struct kunit *test)
 
 	for (i = 0; i < 6; i++)
 		KUNIT_EXPECT_EQ_MSG(test, args_seen[i], 0x1000UL + i, "argument %d", i);
-	KUNIT_EXPECT_EQ(test, ret, 21 * 0x1000UL + 70);
-	KUNIT_EXPECT_EQ(test, retval_seen, ret);
+	KUNIT_EXPECT_EQ(test, ret, 21 * 0x1000UL + 70 + 1);
+	KUNIT_EXPECT_EQ(test, retval_seen + 1, ret);
 	KUNIT_EXPECT_TRUE(test, ip_is_func(args_entry_ip, fprobe_kunit_target_args));
 	KUNIT_EXPECT_EQ(test, args_exit_ip, args_entry_ip);
 	KUNIT_EXPECT_TRUE_MSG(test, ip_in_func(args_entry_ret_ip, "fprobe_kunit_call_args"),
