@@ -737,8 +737,8 @@ early_initcall(init_fprobe);
 
 static int symbols_cmp(const void *a, const void *b)
 {
-	const char **str_a = (const char **) a;
-	const char **str_b = (const char **) b;
+	const char **str_a = (const char **)a;
+	const char **str_b = (const char **)b;
 
 	return strcmp(*str_a, *str_b);
 }

@@ -298,8 +298,8 @@ static void fprobe_test_entry_data_too_big(struct kunit *test)
 
 	/* The limit is the same for every way to register */
 	tp_init(&tp, true, true, MAX_FPROBE_DATA_SIZE + 1);
-	KUNIT_EXPECT_EQ(test, -E2BIG, register_fprobe_syms(&tp.fp,
-			(const char *[]){ "fprobe_kunit_target" }, 1));
+	KUNIT_EXPECT_EQ(test, -E2BIG,
+			register_fprobe_syms(&tp.fp, (const char *[]){ "fprobe_kunit_target" }, 1));
 
 	call_target(10);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp.entries));
@@ -382,8 +382,14 @@ static void fprobe_test_counts(struct kunit *test)
 
 static void fprobe_test_filters(struct kunit *test)
 {
-	static const char *syms[] = { "fprobe_kunit_target", "fprobe_kunit_target2" };
-	static const char *bad_syms[] = { "fprobe_kunit_target", "fprobe_kunit_no_such_function" };
+	static const char * const syms[] = {
+		"fprobe_kunit_target", "fprobe_kunit_target2",
+	};
+	static const char * const bad_syms[] = {
+		"fprobe_kunit_target", "fprobe_kunit_no_such_function",
+	};
+	const char *two_patterns = "fprobe_kunit_target2, fprobe_kunit_target_args";
+	const char *one_unmatched = "fprobe_kunit_target, fprobe_kunit_nothing*";
 	struct test_probe tp;
 
 	/* Glob minus a not-filter */
@@ -399,8 +405,7 @@ static void fprobe_test_filters(struct kunit *test)
 
 	/* Several patterns, separated by commas and spaces */
 	tp_init(&tp, true, true, 0);
-	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp,
-			"fprobe_kunit_target2, fprobe_kunit_target_args", NULL));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, two_patterns, NULL));
 	target(1);
 	target2(1);
 	target_args(1, 2, 3, 4, 5, 6);
@@ -409,7 +414,8 @@ static void fprobe_test_filters(struct kunit *test)
 
 	/* A symbol list */
 	tp_init(&tp, true, true, 0);
-	KUNIT_ASSERT_EQ(test, 0, register_fprobe_syms(&tp.fp, syms, ARRAY_SIZE(syms)));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_fprobe_syms(&tp.fp, (const char **)syms, ARRAY_SIZE(syms)));
 	target(1);
 	target2(1);
 	target_args(1, 2, 3, 4, 5, 6);
@@ -418,12 +424,16 @@ static void fprobe_test_filters(struct kunit *test)
 
 	/* Errors */
 	tp_init(&tp, true, true, 0);
-	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe(&tp.fp, "fprobe_kunit_no_such_function", NULL));
-	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe(&tp.fp, "fprobe_kunit_target, fprobe_kunit_nothing*", NULL));
-	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe(&tp.fp, "fprobe_kunit_target2", "fprobe_kunit_target*"));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			register_fprobe(&tp.fp, "fprobe_kunit_no_such_function", NULL));
+	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe(&tp.fp, one_unmatched, NULL));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			register_fprobe(&tp.fp, "fprobe_kunit_target2", "fprobe_kunit_target*"));
 	KUNIT_EXPECT_EQ(test, -EINVAL, register_fprobe(&tp.fp, " ,", NULL));
 	KUNIT_EXPECT_EQ(test, -EINVAL, register_fprobe(&tp.fp, NULL, NULL));
-	KUNIT_EXPECT_EQ(test, -ENOENT, register_fprobe_syms(&tp.fp, bad_syms, ARRAY_SIZE(bad_syms)));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			register_fprobe_syms(&tp.fp, (const char **)bad_syms,
+					     ARRAY_SIZE(bad_syms)));
 	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&tp.fp));
 	KUNIT_EXPECT_NE(test, 0, unregister_fprobe(&tp.fp));
 
@@ -531,8 +541,10 @@ static void fprobe_test_multi(struct kunit *test)
 	for (i = 0; i < 3; i++) {
 		if (i != gone)
 			KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp[i].fp));
-		KUNIT_EXPECT_EQ_MSG(test, expect_entries[i], atomic_read(&tp[i].entries), "probe %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, expect_exits[i], atomic_read(&tp[i].exits), "probe %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, expect_entries[i], atomic_read(&tp[i].entries),
+				    "probe %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, expect_exits[i], atomic_read(&tp[i].exits),
+				    "probe %d", i);
 		KUNIT_EXPECT_EQ_MSG(test, 0, atomic_read(&tp[i].bad_data), "probe %d", i);
 		KUNIT_EXPECT_EQ_MSG(test, 0UL, tp[i].fp.nmissed, "probe %d", i);
 	}
@@ -545,7 +557,9 @@ static void fprobe_test_multi(struct kunit *test)
  */
 static void fprobe_test_nest(struct kunit *test)
 {
-	static const char *syms[] = { "fprobe_kunit_target_nest", "fprobe_kunit_target" };
+	static const char * const syms[] = {
+		"fprobe_kunit_target_nest", "fprobe_kunit_target",
+	};
 	unsigned long log[16] = {};
 	atomic_t log_pos = ATOMIC_INIT(0);
 	struct test_probe tp;
@@ -555,7 +569,8 @@ static void fprobe_test_nest(struct kunit *test)
 	tp.fp.nr_maxactive = 1;
 	tp.log = log;
 	tp.log_pos = &log_pos;
-	KUNIT_ASSERT_EQ(test, 0, register_fprobe_syms(&tp.fp, syms, ARRAY_SIZE(syms)));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_fprobe_syms(&tp.fp, (const char **)syms, ARRAY_SIZE(syms)));
 	ret = target_nest(10);
 	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
 
@@ -699,8 +714,10 @@ static void fprobe_test_unregister_in_flight(struct kunit *test)
 
 	tp_init(removed, true, true, 4 * sizeof(long));
 	tp_init(kept, true, true, 2 * sizeof(long));
-	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&removed->fp, "fprobe_kunit_target_sleeper", NULL));
-	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&kept->fp, "fprobe_kunit_target_sleeper", NULL));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_fprobe(&removed->fp, "fprobe_kunit_target_sleeper", NULL));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_fprobe(&kept->fp, "fprobe_kunit_target_sleeper", NULL));
 
 	reinit_completion(&sleeper_entered);
 	reinit_completion(&sleeper_release);
