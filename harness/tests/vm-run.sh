@@ -26,7 +26,7 @@ echo "ok: --timeout gives 124"
 
 s=0
 err=$("$vm" --kernel nope -- true 2>&1) || s=$?
-[ $s -ne 0 ] && grep -q "takes 'base' or 'patched'" <<<"$err" || fail "bad --kernel: $err"
+[ $s -ne 0 ] && grep -q "takes 'base', 'patched' or 'debug', not 'nope'" <<<"$err" || fail "bad --kernel: $err"
 err=$("$vm" --timeout soon -- true 2>&1) && fail "bad --timeout accepted"
 grep -q 'whole seconds' <<<"$err" || fail "bad --timeout: $err"
 echo "ok: bad arguments are refused clearly"
