@@ -23,7 +23,7 @@ TIMEOUT		?= 900
 CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-debug perf initramfs vm-run \
-	kunit check check-debug demo clean distclean help
+	kunit check check-debug demo clean distclean help fprobe-pmu-tests
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -70,12 +70,16 @@ vm-run: kernel initramfs
 kunit: kernel initramfs
 	@harness/kunit
 
-check: kernel initramfs
+# The fprobe PMU test programs (static), run by the guest suites
+fprobe-pmu-tests: tree
+	@harness/fprobe-pmu-tests-build $(BUILD)/fprobe-pmu
+
+check: kernel initramfs fprobe-pmu-tests
 	@harness/check
 
 # The KUnit suites, the ftracetest cases and the fuzzers on the debug kernel,
 # failing on any lockdep, RCU, KASAN or other kernel report.
-check-debug: kernel-debug initramfs
+check-debug: kernel-debug initramfs fprobe-pmu-tests
 	@harness/check --debug
 
 demo: kernel initramfs

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe PMU - perf events on kernel function entries and exits, fed by
+ * fprobe. The ABI is include/uapi/linux/fprobe_pmu.h, described in
+ * Documentation/trace/fprobe-pmu.rst.
+ *
+ * Each perf event opened on the PMU registers one fprobe on the functions
+ * its filter names. The events inherited from it (attr.inherit) share that
+ * fprobe, so a probe is registered once per perf_event_open(), whatever
+ * the number of tasks it follows:
+ *
+ *   perf event (parent) ---+
+ *   inherited event -------+--> fprobe_pmu_probe --> fprobe on f1, f2, ...
+ *   inherited event -------+      active: per-CPU list of the events
+ *                                         added (scheduled in) on the CPU
+ *
+ * The fprobe fires for every task. pmu->add puts an event on the active
+ * list of its CPU when it is scheduled in (for a task event, when its task
+ * runs there) and pmu->del takes it off, so the handlers deliver a record
+ * only to the events on the list of the CPU they run on: the events of the
+ * current task and the CPU-wide events of that CPU.
+ *
+ * At entry, the entry handler saves the entry time, the depth and the
+ * arguments as the fprobe entry data (on the task's function graph shadow
+ * stack); at return, the exit handler makes one record of the completed
+ * call from them. The sample registers come from ftrace_fill_perf_regs(),
+ * so PERF_SAMPLE_CALLCHAIN unwinds the stack of the probed call, with the
+ * function address as their instruction pointer.
+ */
+#define pr_fmt(fmt) "fprobe_pmu: " fmt
+
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/fprobe.h>
+#include <linux/fprobe_pmu.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "trace.h"
+
+/**
+ * struct fprobe_pmu_probe - the fprobe of one perf event and its children
+ * @fp: The fprobe, on the functions of the event's filter.
+ * @ref: One reference per perf event (parent and inherited) using @fp.
+ * @nargs: The number of arguments to capture at entry.
+ * @entry: Emit entry records.
+ * @exit: Emit exit records (@fp has an exit handler).
+ * @active: Per-CPU list of the events added on the CPU.
+ * @missed: The part of @fp.nmissed already added to the lost count.
+ */
+struct fprobe_pmu_probe {
+	struct fprobe			fp;
+	refcount_t			ref;
+	unsigned int			nargs;
+	bool				entry;
+	bool				exit;
+	struct hlist_head __percpu	*active;
+	atomic_long_t			missed;
+};
+
+/*
+ * The fprobe entry data: what the exit record needs from the entry, saved
+ * on the shadow stack of the task for the duration of the call.
+ */
+struct fprobe_pmu_call {
+	u64	entry_time;
+	u64	depth;
+	u64	args[];
+};
+
+/* A record as it is built on the stack: the largest one fits */
+struct fprobe_pmu_buf {
+	struct fprobe_pmu_record	rec;
+	u64				args[FPROBE_PMU_MAX_ARGS];
+};
+
+/* Sample registers, one set per perf recursion context */
+static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
+
+static struct pmu fprobe_pmu;
+static bool fprobe_pmu_registered;
+
+static inline struct fprobe_pmu_probe *to_probe(struct fprobe *fp)
+{
+	return container_of(fp, struct fprobe_pmu_probe, fp);
+}
+
+/* Add the calls fprobe missed since the last time to the lost count */
+static void fprobe_pmu_count_missed(struct perf_event *event)
+{
+	struct fprobe_pmu_probe *probe = event->pmu_private;
+	long missed = READ_ONCE(probe->fp.nmissed);
+	long old = atomic_long_read(&probe->missed);
+
+	if (likely(missed == old))
+		return;
+	if (atomic_long_try_cmpxchg(&probe->missed, &old, missed))
+		atomic64_add(missed - old,
+			     &(event->parent ?: event)->lost_samples);
+}
+
+/*
+ * Deliver @rec to the events of @probe active on this CPU: add @nr to their
+ * count and sample it with @period. Called with preemption disabled.
+ */
+static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
+			       struct fprobe_pmu_record *rec,
+			       struct ftrace_regs *fregs, u64 nr, u64 period)
+{
+	struct hlist_head *head = this_cpu_ptr(probe->active);
+	struct perf_sample_data data;
+	struct perf_raw_record raw;
+	struct perf_event *event;
+	struct pt_regs *regs;
+	int rctx;
+
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx < 0) {
+		probe->fp.nmissed++;
+		return;
+	}
+
+	regs = this_cpu_ptr(&fprobe_pmu_regs[rctx]);
+	memset(regs, 0, sizeof(*regs));
+	regs = ftrace_fill_perf_regs(fregs, regs);
+	instruction_pointer_set(regs, rec->func);
+
+	hlist_for_each_entry_rcu(event, head, hlist_entry) {
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		fprobe_pmu_count_missed(event);
+
+		perf_sample_data_init(&data, 0, period);
+		data.weight.full = period;
+		data.sample_flags |= PERF_SAMPLE_WEIGHT_TYPE;
+		raw = (struct perf_raw_record) {
+			.frag = {
+				.size = struct_size(rec, args, rec->nargs),
+				.data = rec,
+			},
+		};
+		perf_sample_save_raw_data(&data, event, &raw);
+		perf_event_trace_record(event, nr, &data, regs);
+	}
+
+	perf_swevent_put_recursion_context(rctx);
+}
+NOKPROBE_SYMBOL(fprobe_pmu_deliver);
+
+static __always_inline void fprobe_pmu_init_record(struct fprobe_pmu_record *rec,
+						   u16 type, u16 nargs,
+						   unsigned long func,
+						   unsigned long ret_ip)
+{
+	rec->type = type;
+	rec->nargs = nargs;
+	rec->func = func;
+	rec->ret_ip = ret_ip;
+}
+
+static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
+			    unsigned long ret_ip, struct ftrace_regs *fregs,
+			    void *entry_data)
+{
+	struct fprobe_pmu_probe *probe = to_probe(fp);
+	struct fprobe_pmu_call *call = entry_data;
+	struct fprobe_pmu_buf buf;
+	unsigned int i;
+	u64 now;
+
+	/* No event of the current task or of this CPU: nothing to do. */
+	if (hlist_empty(this_cpu_ptr(probe->active)))
+		return 1;
+
+	now = local_clock();
+	if (probe->entry) {
+		fprobe_pmu_init_record(&buf.rec, FPROBE_PMU_REC_ENTRY,
+				       probe->nargs, entry_ip, ret_ip);
+		buf.rec.depth = current->curr_ret_depth;
+		buf.rec.entry_time = now;
+		buf.rec.duration = 0;
+		buf.rec.retval = 0;
+		for (i = 0; i < probe->nargs; i++)
+			buf.args[i] = ftrace_regs_get_argument(fregs, i);
+		/* Entry records count calls only when there is no exit. */
+		fprobe_pmu_deliver(probe, &buf.rec, fregs, !probe->exit, 1);
+	}
+	if (!probe->exit)
+		return 1;
+
+	call->entry_time = now;
+	call->depth = current->curr_ret_depth;
+	for (i = 0; i < probe->nargs; i++)
+		call->args[i] = ftrace_regs_get_argument(fregs, i);
+	return 0;
+}
+NOKPROBE_SYMBOL(fprobe_pmu_entry);
+
+static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
+			    unsigned long ret_ip, struct ftrace_regs *fregs,
+			    void *entry_data)
+{
+	struct fprobe_pmu_probe *probe = to_probe(fp);
+	struct fprobe_pmu_call *call = entry_data;
+	struct fprobe_pmu_buf buf;
+	unsigned int i;
+
+	if (hlist_empty(this_cpu_ptr(probe->active)))
+		return;
+
+	fprobe_pmu_init_record(&buf.rec, FPROBE_PMU_REC_EXIT, probe->nargs,
+			       entry_ip, ret_ip);
+	buf.rec.depth = call->depth;
+	buf.rec.entry_time = call->entry_time;
+	buf.rec.duration = local_clock() - call->entry_time;
+	buf.rec.retval = ftrace_regs_get_return_value(fregs);
+	for (i = 0; i < probe->nargs; i++)
+		buf.args[i] = call->args[i];
+	fprobe_pmu_deliver(probe, &buf.rec, fregs, 1, buf.rec.duration);
+}
+NOKPROBE_SYMBOL(fprobe_pmu_exit);
+
+/*
+ * Copy the filter string at user address @uaddr: -EFAULT if it cannot be
+ * read, -E2BIG if it is not terminated within FPROBE_PMU_FILTER_MAX bytes,
+ * -EINVAL if it has no glob.
+ */
+static char *fprobe_pmu_copy_filter(u64 uaddr)
+{
+	char *buf;
+	long len;
+
+	buf = kmalloc(FPROBE_PMU_FILTER_MAX, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+
+	len = strncpy_from_user(buf, u64_to_user_ptr(uaddr),
+				FPROBE_PMU_FILTER_MAX);
+	if (len < 0) {
+		kfree(buf);
+		return ERR_PTR(-EFAULT);
+	}
+	if (len == FPROBE_PMU_FILTER_MAX) {
+		kfree(buf);
+		return ERR_PTR(-E2BIG);
+	}
+	if (buf[strspn(buf, ", \t\n")] == '\0') {
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	return buf;
+}
+
+/*
+ * Add each glob of @str (separated by ',' or white space) to the filter
+ * (@notrace false) or the notrace filter of @ops. A glob that matches no
+ * function is skipped; any other error is returned.
+ */
+static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool notrace)
+{
+	char *glob;
+	int ret;
+
+	while ((glob = strsep(&str, ", \t\n"))) {
+		if (!*glob)
+			continue;
+		/* ftrace would take a number as a function index. */
+		if (glob[strspn(glob, "0123456789")] == '\0')
+			return -EINVAL;
+		if (notrace)
+			ret = ftrace_set_notrace(ops, glob, strlen(glob), 0);
+		else
+			ret = ftrace_set_filter(ops, glob, strlen(glob), 0);
+		/* ftrace_set_hash() says -EINVAL when nothing matched. */
+		if (ret && ret != -EINVAL)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Make the list of the traceable functions that match @filter and do not
+ * match @notfilter (which may be NULL). Return the number of addresses in
+ * *@addrsp (to be kvfree()d), -ENOENT if there is none, or -errno.
+ */
+static int fprobe_pmu_ips(char *filter, char *notfilter,
+			  unsigned long **addrsp)
+{
+	struct ftrace_hash *hash, *nohash;
+	struct ftrace_func_entry *entry;
+	struct ftrace_ops *ops;
+	unsigned long *addrs;
+	int ret, i, count;
+
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+
+	ret = fprobe_pmu_set_globs(ops, filter, false);
+	if (!ret && notfilter)
+		ret = fprobe_pmu_set_globs(ops, notfilter, true);
+	if (ret)
+		goto out_free_filter;
+
+	hash = ops->func_hash->filter_hash;
+	nohash = ops->func_hash->notrace_hash;
+	ret = -ENOENT;
+	if (ftrace_hash_empty(hash))
+		goto out_free_filter;
+
+	addrs = kvcalloc(hash->count, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs) {
+		ret = -ENOMEM;
+		goto out_free_filter;
+	}
+	count = 0;
+	for (i = 0; i < (1 << hash->size_bits); i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+			if (!ftrace_lookup_ip(nohash, entry->ip))
+				addrs[count++] = entry->ip;
+		}
+	}
+	if (count) {
+		*addrsp = addrs;
+		ret = count;
+	} else {
+		kvfree(addrs);
+	}
+
+out_free_filter:
+	ftrace_free_filter(ops);
+	kfree(ops);
+	return ret;
+}
+
+/* Register the fprobe of @probe on the functions of @attr's filters */
+static int fprobe_pmu_register(struct fprobe_pmu_probe *probe,
+			       struct perf_event_attr *attr)
+{
+	char *filter, *notfilter = NULL;
+	unsigned long *addrs;
+	int ret;
+
+	filter = fprobe_pmu_copy_filter(attr->config1);
+	if (IS_ERR(filter))
+		return PTR_ERR(filter);
+	if (attr->config2) {
+		notfilter = fprobe_pmu_copy_filter(attr->config2);
+		if (IS_ERR(notfilter)) {
+			ret = PTR_ERR(notfilter);
+			goto out_free_filter;
+		}
+	}
+
+	ret = fprobe_pmu_ips(filter, notfilter, &addrs);
+	if (ret > 0) {
+		ret = register_fprobe_ips(&probe->fp, addrs, ret);
+		kvfree(addrs);
+	}
+
+	kfree(notfilter);
+out_free_filter:
+	kfree(filter);
+	return ret;
+}
+
+static void fprobe_pmu_put_probe(struct fprobe_pmu_probe *probe)
+{
+	if (!refcount_dec_and_test(&probe->ref))
+		return;
+	/* This waits for the running handlers of the probe. */
+	unregister_fprobe(&probe->fp);
+	free_percpu(probe->active);
+	kfree(probe);
+}
+
+static void fprobe_pmu_event_destroy(struct perf_event *event)
+{
+	fprobe_pmu_put_probe(event->pmu_private);
+	event->pmu_private = NULL;
+}
+
+/* Check the attributes of a new (not inherited) event */
+static int fprobe_pmu_check_attr(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+
+	if (attr->config & ~FPROBE_PMU_CONFIG_MASK)
+		return -EINVAL;
+	if ((attr->config & FPROBE_PMU_CONFIG_NARGS_MASK) > FPROBE_PMU_MAX_ARGS)
+		return -EINVAL;
+	if ((attr->config & FPROBE_PMU_CONFIG_NOEXIT) &&
+	    !(attr->config & FPROBE_PMU_CONFIG_ENTRY))
+		return -EINVAL;
+	/* Every record is a kernel one, and is sampled, not a rate. */
+	if (attr->exclude_kernel || attr->freq)
+		return -EINVAL;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int fprobe_pmu_event_init(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct fprobe_pmu_probe *probe;
+	int ret;
+
+	if (attr->type != fprobe_pmu.type)
+		return -ENOENT;
+
+	if (is_sampling_event(event))
+		local64_set(&event->hw.period_left, -(s64)event->hw.sample_period);
+
+	/* An inherited event shares the fprobe of its parent. */
+	if (event->parent) {
+		probe = event->parent->pmu_private;
+		if (!probe)
+			return -EINVAL;
+		refcount_inc(&probe->ref);
+		goto out_set;
+	}
+
+	/* The same rule as for kprobe PMU events */
+	if (!perfmon_capable())
+		return -EACCES;
+
+	ret = fprobe_pmu_check_attr(event);
+	if (ret)
+		return ret;
+
+	probe = kzalloc(sizeof(*probe), GFP_KERNEL);
+	if (!probe)
+		return -ENOMEM;
+	probe->active = alloc_percpu(struct hlist_head);
+	if (!probe->active) {
+		ret = -ENOMEM;
+		goto out_free_probe;
+	}
+	refcount_set(&probe->ref, 1);
+	probe->nargs = attr->config & FPROBE_PMU_CONFIG_NARGS_MASK;
+	probe->entry = attr->config & FPROBE_PMU_CONFIG_ENTRY;
+	probe->exit = !(attr->config & FPROBE_PMU_CONFIG_NOEXIT);
+	probe->fp.entry_handler = fprobe_pmu_entry;
+	if (probe->exit) {
+		probe->fp.exit_handler = fprobe_pmu_exit;
+		probe->fp.entry_data_size = struct_size_t(struct fprobe_pmu_call,
+							  args, probe->nargs);
+	}
+
+	ret = fprobe_pmu_register(probe, attr);
+	if (ret)
+		goto out_free_active;
+
+out_set:
+	event->pmu_private = probe;
+	event->destroy = fprobe_pmu_event_destroy;
+	return 0;
+
+out_free_active:
+	free_percpu(probe->active);
+out_free_probe:
+	kfree(probe);
+	return ret;
+}
+
+static int fprobe_pmu_add(struct perf_event *event, int flags)
+{
+	struct fprobe_pmu_probe *probe = event->pmu_private;
+
+	event->hw.state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
+	hlist_add_head_rcu(&event->hlist_entry, this_cpu_ptr(probe->active));
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void fprobe_pmu_del(struct perf_event *event, int flags)
+{
+	hlist_del_rcu(&event->hlist_entry);
+	fprobe_pmu_count_missed(event);
+}
+
+static void fprobe_pmu_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void fprobe_pmu_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+/* The handlers add to event->count directly: only the misses to fold in */
+static void fprobe_pmu_read(struct perf_event *event)
+{
+	fprobe_pmu_count_missed(event);
+}
+
+PMU_FORMAT_ATTR(nargs, "config:0-2");
+PMU_FORMAT_ATTR(entry, "config:3");
+PMU_FORMAT_ATTR(noexit, "config:4");
+
+static struct attribute *fprobe_pmu_format_attrs[] = {
+	&format_attr_nargs.attr,
+	&format_attr_entry.attr,
+	&format_attr_noexit.attr,
+	NULL,
+};
+
+static const struct attribute_group fprobe_pmu_format_group = {
+	.name	= "format",
+	.attrs	= fprobe_pmu_format_attrs,
+};
+
+static const struct attribute_group *fprobe_pmu_attr_groups[] = {
+	&fprobe_pmu_format_group,
+	NULL,
+};
+
+static struct pmu fprobe_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.event_init	= fprobe_pmu_event_init,
+	.add		= fprobe_pmu_add,
+	.del		= fprobe_pmu_del,
+	.start		= fprobe_pmu_start,
+	.stop		= fprobe_pmu_stop,
+	.read		= fprobe_pmu_read,
+	.attr_groups	= fprobe_pmu_attr_groups,
+};
+
+/**
+ * fprobe_pmu_type() - Get the perf event type of the fprobe PMU.
+ *
+ * For in-kernel users of the PMU (perf_event_create_kernel_counter()),
+ * which have no sysfs to read it from.
+ *
+ * Return: the value for perf_event_attr.type, or -ENODEV if the PMU is not
+ * registered.
+ */
+int fprobe_pmu_type(void)
+{
+	return READ_ONCE(fprobe_pmu_registered) ? fprobe_pmu.type : -ENODEV;
+}
+EXPORT_SYMBOL_GPL(fprobe_pmu_type);
+
+static int __init fprobe_pmu_init(void)
+{
+	int ret;
+
+	ret = perf_pmu_register(&fprobe_pmu, "fprobe", -1);
+	if (ret) {
+		pr_warn("failed to register the fprobe PMU: %d\n", ret);
+		return ret;
+	}
+	WRITE_ONCE(fprobe_pmu_registered, true);
+	return 0;
+}
+device_initcall(fprobe_pmu_init);

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the fprobe perf PMU (kernel/trace/fprobe_pmu.c): in-kernel
+ * perf events of the test task on the target functions below, called
+ * through pointers, checked by the values of their records and counts.
+ * The filter strings are passed as the ABI says, through user memory
+ * (kunit_vm_mmap()).
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/fprobe_pmu.h>
+#include <linux/ftrace.h>
+#include <linux/mman.h>
+#include <linux/perf_event.h>
+#include <linux/sched/clock.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+
+#define TARGET_DELAY_US		2000
+#define CAPTURE_MAX		32
+
+static noinline int fprobe_pmu_kunit_add(int a, int b)
+{
+	return a + b;
+}
+
+static noinline int fprobe_pmu_kunit_delay(int us)
+{
+	udelay(us);
+	return us;
+}
+
+static noinline int fprobe_pmu_kunit_inner(int x)
+{
+	return x * 2;
+}
+
+static int (* volatile inner_ptr)(int) = fprobe_pmu_kunit_inner;
+
+static noinline int fprobe_pmu_kunit_outer(int x)
+{
+	return inner_ptr(x) + 1;
+}
+
+static int (* volatile add_ptr)(int, int) = fprobe_pmu_kunit_add;
+static int (* volatile delay_ptr)(int) = fprobe_pmu_kunit_delay;
+static int (* volatile outer_ptr)(int) = fprobe_pmu_kunit_outer;
+
+/* A record as the overflow handler saw it */
+struct captured {
+	struct fprobe_pmu_record	rec;
+	u64				args[FPROBE_PMU_MAX_ARGS];
+	u64				period;
+	unsigned long			ip;
+};
+
+struct capture {
+	spinlock_t	lock;
+	int		n;
+	int		bad;
+	struct captured	recs[CAPTURE_MAX];
+};
+
+struct fprobe_pmu_test {
+	unsigned long	ubuf;	/* two pages of user memory */
+	struct capture	*cap;
+};
+
+static void capture_handler(struct perf_event *event,
+			    struct perf_sample_data *data,
+			    struct pt_regs *regs)
+{
+	struct capture *cap = event->overflow_handler_context;
+	struct fprobe_pmu_record *rec;
+	struct captured *c;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cap->lock, flags);
+	if (!data->raw || cap->n >= CAPTURE_MAX) {
+		cap->bad++;
+		goto out_unlock;
+	}
+	rec = data->raw->frag.data;
+	if (rec->nargs > FPROBE_PMU_MAX_ARGS ||
+	    data->raw->frag.size != struct_size(rec, args, rec->nargs)) {
+		cap->bad++;
+		goto out_unlock;
+	}
+	c = &cap->recs[cap->n++];
+	memcpy(&c->rec, rec, struct_size(rec, args, rec->nargs));
+	c->period = data->period;
+	c->ip = instruction_pointer(regs);
+out_unlock:
+	spin_unlock_irqrestore(&cap->lock, flags);
+}
+
+static int fprobe_pmu_test_init(struct kunit *test)
+{
+	struct fprobe_pmu_test *t;
+
+	if (fprobe_pmu_type() < 0)
+		kunit_skip(test, "the fprobe PMU is not registered");
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->cap = kunit_kzalloc(test, sizeof(*t->cap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->cap);
+	spin_lock_init(&t->cap->lock);
+
+	t->ubuf = kunit_vm_mmap(test, NULL, 0, 2 * PAGE_SIZE,
+				PROT_READ | PROT_WRITE,
+				MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (!t->ubuf)
+		kunit_skip(test, "no user memory for the filters");
+	test->priv = t;
+	return 0;
+}
+
+/* Copy @str (with its NUL) to user memory at offset @off, return its address */
+static u64 user_string(struct kunit *test, unsigned long off, const char *str)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	unsigned long uaddr = t->ubuf + off;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)uaddr, str,
+					   strlen(str) + 1), 0);
+	return uaddr;
+}
+
+/*
+ * Open an fprobe PMU event of the current task on @filter (and not on
+ * @notfilter, if not NULL). @period 0 is a counting event.
+ */
+static struct perf_event *open_event(struct kunit *test, u64 config,
+				     const char *filter, const char *notfilter,
+				     u64 period)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event_attr attr = {
+		.size		= sizeof(attr),
+		.config		= config,
+		.sample_period	= period,
+		.sample_type	= PERF_SAMPLE_RAW | PERF_SAMPLE_PERIOD |
+				  PERF_SAMPLE_IP,
+	};
+	struct perf_event *event;
+
+	attr.type = fprobe_pmu_type();
+	attr.config1 = user_string(test, 0, filter);
+	if (notfilter)
+		attr.config2 = user_string(test, PAGE_SIZE, notfilter);
+
+	event = perf_event_create_kernel_counter(&attr, -1, current,
+						 period ? capture_handler : NULL,
+						 t->cap);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	return event;
+}
+
+/* Stop @event and return its count */
+static u64 close_event(struct perf_event *event)
+{
+	u64 enabled, running, count;
+
+	perf_event_disable(event);
+	count = perf_event_read_value(event, &enabled, &running);
+	perf_event_release_kernel(event);
+	return count;
+}
+
+/* Try to open an event with @attr on the PMU and return the error */
+static long open_error(struct perf_event_attr *attr)
+{
+	struct perf_event *event;
+
+	attr->type = fprobe_pmu_type();
+	attr->size = sizeof(*attr);
+	event = perf_event_create_kernel_counter(attr, -1, current, NULL, NULL);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	perf_event_release_kernel(event);
+	return 0;
+}
+
+static unsigned long entry_of(void *func)
+{
+	return ftrace_location((unsigned long)func);
+}
+
+static void fprobe_pmu_test_count(struct kunit *test)
+{
+	struct perf_event *event;
+	int i;
+
+	event = open_event(test, 0, "fprobe_pmu_kunit_add", NULL, 0);
+	for (i = 0; i < 5; i++)
+		add_ptr(i, i);
+	KUNIT_EXPECT_EQ(test, close_event(event), 5);
+
+	/* The event is gone: more calls count nowhere and do not crash. */
+	KUNIT_EXPECT_EQ(test, add_ptr(1, 2), 3);
+}
+
+static void fprobe_pmu_test_exit_records(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *event;
+	u64 before, after;
+	int i;
+
+	event = open_event(test, 2, "fprobe_pmu_kunit_add", NULL, 1);
+	before = local_clock();
+	for (i = 1; i <= 3; i++)
+		KUNIT_EXPECT_EQ(test, add_ptr(i, 10 * i), 11 * i);
+	after = local_clock();
+	KUNIT_EXPECT_EQ(test, close_event(event), 3);
+
+	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
+	KUNIT_ASSERT_EQ(test, t->cap->n, 3);
+	for (i = 0; i < 3; i++) {
+		struct captured *c = &t->cap->recs[i];
+
+		KUNIT_EXPECT_EQ(test, c->rec.type, FPROBE_PMU_REC_EXIT);
+		KUNIT_EXPECT_EQ(test, c->rec.nargs, 2);
+		KUNIT_EXPECT_EQ(test, c->rec.func,
+				entry_of(fprobe_pmu_kunit_add));
+		KUNIT_EXPECT_EQ(test, c->ip, entry_of(fprobe_pmu_kunit_add));
+		KUNIT_EXPECT_NE(test, c->rec.ret_ip, 0);
+		KUNIT_EXPECT_EQ(test, c->rec.args[0], i + 1);
+		KUNIT_EXPECT_EQ(test, c->rec.args[1], 10 * (i + 1));
+		KUNIT_EXPECT_EQ(test, c->rec.retval, 11 * (i + 1));
+		KUNIT_EXPECT_GE(test, c->rec.entry_time, before);
+		KUNIT_EXPECT_LE(test, c->rec.entry_time + c->rec.duration,
+				after);
+		KUNIT_EXPECT_EQ(test, c->period, c->rec.duration);
+		if (i)
+			KUNIT_EXPECT_GE(test, c->rec.entry_time,
+					c[-1].rec.entry_time + c[-1].rec.duration);
+	}
+}
+
+static void fprobe_pmu_test_duration(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *event;
+	struct captured *c;
+
+	event = open_event(test, 1, "fprobe_pmu_kunit_delay", NULL, 1);
+	KUNIT_EXPECT_EQ(test, delay_ptr(TARGET_DELAY_US), TARGET_DELAY_US);
+	KUNIT_EXPECT_EQ(test, close_event(event), 1);
+
+	KUNIT_ASSERT_EQ(test, t->cap->n, 1);
+	c = &t->cap->recs[0];
+	KUNIT_EXPECT_EQ(test, c->rec.args[0], TARGET_DELAY_US);
+	KUNIT_EXPECT_GE(test, c->rec.duration, TARGET_DELAY_US * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, c->period, c->rec.duration);
+}
+
+/* Two globs in one filter; the inner call is one level deeper */
+static void fprobe_pmu_test_depth(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct captured *inner, *outer;
+	struct perf_event *event;
+
+	event = open_event(test, 1,
+			   "fprobe_pmu_kunit_outer,fprobe_pmu_kunit_inner",
+			   NULL, 1);
+	KUNIT_EXPECT_EQ(test, outer_ptr(20), 41);
+	KUNIT_EXPECT_EQ(test, close_event(event), 2);
+
+	/* The inner call returns first. */
+	KUNIT_ASSERT_EQ(test, t->cap->n, 2);
+	inner = &t->cap->recs[0];
+	outer = &t->cap->recs[1];
+	KUNIT_EXPECT_EQ(test, inner->rec.func, entry_of(fprobe_pmu_kunit_inner));
+	KUNIT_EXPECT_EQ(test, outer->rec.func, entry_of(fprobe_pmu_kunit_outer));
+	KUNIT_EXPECT_EQ(test, inner->rec.depth, outer->rec.depth + 1);
+	KUNIT_EXPECT_EQ(test, inner->rec.args[0], 20);
+	KUNIT_EXPECT_EQ(test, inner->rec.retval, 40);
+	KUNIT_EXPECT_EQ(test, outer->rec.retval, 41);
+	KUNIT_EXPECT_GE(test, inner->rec.entry_time, outer->rec.entry_time);
+	KUNIT_EXPECT_LE(test, inner->rec.entry_time + inner->rec.duration,
+			outer->rec.entry_time + outer->rec.duration);
+	/* The inner call returns into the outer function. */
+	KUNIT_EXPECT_GT(test, inner->rec.ret_ip, outer->rec.func);
+}
+
+static void fprobe_pmu_test_notfilter(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *event;
+
+	event = open_event(test, 0, "fprobe_pmu_kunit_outer fprobe_pmu_kunit_inner",
+			   "fprobe_pmu_kunit_inner", 1);
+	KUNIT_EXPECT_EQ(test, outer_ptr(1), 3);
+	KUNIT_EXPECT_EQ(test, close_event(event), 1);
+	KUNIT_ASSERT_EQ(test, t->cap->n, 1);
+	KUNIT_EXPECT_EQ(test, t->cap->recs[0].rec.func,
+			entry_of(fprobe_pmu_kunit_outer));
+}
+
+static void fprobe_pmu_test_entry_records(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct captured *entry, *exit;
+	struct perf_event *event;
+	int i;
+
+	event = open_event(test, FPROBE_PMU_CONFIG_ENTRY | 2,
+			   "fprobe_pmu_kunit_add", NULL, 1);
+	for (i = 0; i < 2; i++)
+		add_ptr(i, 7);
+	/* Calls, not records, are counted. */
+	KUNIT_EXPECT_EQ(test, close_event(event), 2);
+
+	KUNIT_ASSERT_EQ(test, t->cap->n, 4);
+	for (i = 0; i < 2; i++) {
+		entry = &t->cap->recs[2 * i];
+		exit = &t->cap->recs[2 * i + 1];
+		KUNIT_EXPECT_EQ(test, entry->rec.type, FPROBE_PMU_REC_ENTRY);
+		KUNIT_EXPECT_EQ(test, exit->rec.type, FPROBE_PMU_REC_EXIT);
+		KUNIT_EXPECT_EQ(test, entry->rec.duration, 0);
+		KUNIT_EXPECT_EQ(test, entry->rec.retval, 0);
+		KUNIT_EXPECT_EQ(test, entry->period, 1);
+		KUNIT_EXPECT_EQ(test, entry->rec.args[0], i);
+		KUNIT_EXPECT_EQ(test, entry->rec.args[1], 7);
+		KUNIT_EXPECT_EQ(test, entry->rec.entry_time, exit->rec.entry_time);
+		KUNIT_EXPECT_EQ(test, entry->rec.depth, exit->rec.depth);
+		KUNIT_EXPECT_EQ(test, entry->rec.ret_ip, exit->rec.ret_ip);
+		KUNIT_EXPECT_EQ(test, exit->rec.retval, i + 7);
+	}
+}
+
+static void fprobe_pmu_test_noexit(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *event;
+	int i;
+
+	event = open_event(test, FPROBE_PMU_CONFIG_ENTRY |
+			   FPROBE_PMU_CONFIG_NOEXIT | 1,
+			   "fprobe_pmu_kunit_delay", NULL, 1);
+	for (i = 0; i < 3; i++)
+		delay_ptr(i);
+	KUNIT_EXPECT_EQ(test, close_event(event), 3);
+
+	KUNIT_ASSERT_EQ(test, t->cap->n, 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, t->cap->recs[i].rec.type,
+				FPROBE_PMU_REC_ENTRY);
+		KUNIT_EXPECT_EQ(test, t->cap->recs[i].rec.args[0], i);
+	}
+}
+
+/* sample_period 3: every third call is sampled, every call counted */
+static void fprobe_pmu_test_period(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *event;
+	int i;
+
+	event = open_event(test, 1, "fprobe_pmu_kunit_add", NULL, 3);
+	for (i = 1; i <= 7; i++)
+		add_ptr(i, 0);
+	KUNIT_EXPECT_EQ(test, close_event(event), 7);
+
+	KUNIT_ASSERT_EQ(test, t->cap->n, 2);
+	KUNIT_EXPECT_EQ(test, t->cap->recs[0].rec.args[0], 3);
+	KUNIT_EXPECT_EQ(test, t->cap->recs[1].rec.args[0], 6);
+}
+
+static void fprobe_pmu_test_errors(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event_attr attr = {};
+	char *big;
+
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_add");
+	attr.config = 1ULL << 5;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config = 1ULL << 63;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config = 7;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config = FPROBE_PMU_CONFIG_NOEXIT;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config = 6;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), 0);
+
+	attr.config = 0;
+	attr.config1 = 0;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EFAULT);
+	attr.config1 = user_string(test, 0, "");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config1 = user_string(test, 0, " , ");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config1 = user_string(test, 0, "no_such_function_xyz");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -ENOENT);
+	/* Every match excluded */
+	attr.config2 = user_string(test, PAGE_SIZE, "fprobe_pmu_kunit_*");
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_add");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -ENOENT);
+	attr.config2 = user_string(test, PAGE_SIZE, "");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config2 = 0;
+
+	/* FPROBE_PMU_FILTER_MAX bytes with no NUL; then one less, valid */
+	big = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	memset(big, 'x', 2 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)t->ubuf, big,
+					   2 * PAGE_SIZE), 0);
+	attr.config1 = t->ubuf;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -E2BIG);
+	/* The string runs into the end of the mapping. */
+	attr.config1 = t->ubuf + 2 * PAGE_SIZE - 8;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EFAULT);
+	big[FPROBE_PMU_FILTER_MAX - 1] = '\0';
+	memcpy(big, "fprobe_pmu_kunit_add ", 21);
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)t->ubuf, big,
+					   FPROBE_PMU_FILTER_MAX), 0);
+	attr.config1 = t->ubuf;
+	/* The run of 'x' matches nothing, the first glob does. */
+	KUNIT_EXPECT_EQ(test, open_error(&attr), 0);
+
+	/* Not a tracing rate */
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_add");
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.freq = 0;
+	attr.exclude_kernel = 1;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+}
+
+static struct kunit_case fprobe_pmu_test_cases[] = {
+	KUNIT_CASE(fprobe_pmu_test_count),
+	KUNIT_CASE(fprobe_pmu_test_exit_records),
+	KUNIT_CASE(fprobe_pmu_test_duration),
+	KUNIT_CASE(fprobe_pmu_test_depth),
+	KUNIT_CASE(fprobe_pmu_test_notfilter),
+	KUNIT_CASE(fprobe_pmu_test_entry_records),
+	KUNIT_CASE(fprobe_pmu_test_noexit),
+	KUNIT_CASE(fprobe_pmu_test_period),
+	KUNIT_CASE(fprobe_pmu_test_errors),
+	{}
+};
+
+static struct kunit_suite fprobe_pmu_test_suite = {
+	.name		= "fprobe_pmu",
+	.init		= fprobe_pmu_test_init,
+	.test_cases	= fprobe_pmu_test_cases,
+};
+
+kunit_test_suite(fprobe_pmu_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the fprobe perf PMU");
+MODULE_LICENSE("GPL");

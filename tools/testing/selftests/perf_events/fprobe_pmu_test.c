@@ -1,0 +1,778 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test the fprobe perf PMU from user space: open events on vfs_read (and
+ * on "vfs_*"), read a known number of blocks of known sizes from /dev/zero,
+ * and check the records in the ring buffer value by value against what
+ * was done: one exit record per call, the function address from
+ * /proc/kallsyms, the return value, the arguments, the times and the
+ * callchain; the counts of counting and inherited events; and the errors
+ * of bad attributes and of an unprivileged caller.
+ *
+ * Prints one "PASS|FAIL|SKIP name" line per test; exits 1 if any failed,
+ * 4 (KSFT_SKIP) if the kernel has no fprobe PMU.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fprobe_pmu.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KSFT_SKIP	4
+#define NR_READS	200
+#define DATA_PAGES	256	/* ring buffer: 1 MiB with 4 KiB pages */
+#define FILTER_ARGS	3	/* vfs_read(file, buf, count, pos) */
+
+static int pmu_type;
+static int failures;
+static char fail_msg[512];
+
+struct ksym {
+	uint64_t addr;
+	char name[128];
+};
+
+static struct ksym *ksyms;
+static size_t nr_ksyms;
+
+/* One parsed PERF_RECORD_SAMPLE */
+struct sample {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t period;
+	uint64_t nr_ips;
+	uint64_t ips[128];
+	struct fprobe_pmu_record rec;
+	uint64_t args[FPROBE_PMU_MAX_ARGS];
+	uint64_t weight;
+};
+
+#define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	      \
+			 PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)
+
+static bool failf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fail_msg, sizeof(fail_msg), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static void report(const char *name, bool ok)
+{
+	if (ok) {
+		printf("PASS %s\n", name);
+	} else {
+		printf("FAIL %s: %s\n", name, fail_msg);
+		failures++;
+	}
+	fflush(stdout);
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Load the text symbols of /proc/kallsyms, sorted by address */
+static int load_kallsyms(void)
+{
+	char line[256], type, name[128];
+	size_t cap = 0;
+	uint64_t addr;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %127s", &addr, &type, name) != 3)
+			continue;
+		if (type != 't' && type != 'T')
+			continue;
+		if (nr_ksyms == cap) {
+			cap = cap ? 2 * cap : 65536;
+			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
+			if (!ksyms)
+				return -1;
+		}
+		ksyms[nr_ksyms].addr = addr;
+		strcpy(ksyms[nr_ksyms].name, name);
+		nr_ksyms++;
+	}
+	fclose(f);
+	qsort(ksyms, nr_ksyms, sizeof(*ksyms), cmp_ksym);
+	return nr_ksyms ? 0 : -1;
+}
+
+static uint64_t ksym_addr(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_ksyms; i++)
+		if (!strcmp(ksyms[i].name, name))
+			return ksyms[i].addr;
+	return 0;
+}
+
+/* The name of the text symbol containing @addr, or NULL */
+static const char *ksym_name(uint64_t addr)
+{
+	size_t lo = 0, hi = nr_ksyms;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return nr_ksyms && ksyms[lo].addr <= addr ? ksyms[lo].name : NULL;
+}
+
+static int read_pmu_type(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/fprobe/type", "r");
+	int type = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	return type;
+}
+
+static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static void init_attr(struct perf_event_attr *attr, uint64_t config,
+		      const char *filter, uint64_t period)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = pmu_type;
+	attr->config = config;
+	attr->config1 = (uintptr_t)filter;
+	attr->sample_period = period;
+	attr->sample_type = period ? SAMPLE_TYPE : 0;
+	attr->read_format = PERF_FORMAT_LOST;
+	attr->disabled = 1;
+}
+
+struct ring {
+	struct perf_event_mmap_page *page;
+	size_t size;		/* of the data area */
+	uint64_t tail;
+};
+
+static int ring_map(struct ring *r, int fd)
+{
+	long psize = sysconf(_SC_PAGESIZE);
+
+	r->size = DATA_PAGES * psize;
+	r->page = mmap(NULL, r->size + psize, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, 0);
+	r->tail = 0;
+	return r->page == MAP_FAILED ? -1 : 0;
+}
+
+static void ring_unmap(struct ring *r)
+{
+	munmap(r->page, r->size + sysconf(_SC_PAGESIZE));
+}
+
+/* Copy @len bytes at ring offset @off into @dst, across the wrap */
+static void ring_copy(struct ring *r, uint64_t off, void *dst, size_t len)
+{
+	char *data = (char *)r->page + r->page->data_offset;
+	size_t start = off % r->size, first = r->size - start;
+
+	if (first >= len) {
+		memcpy(dst, data + start, len);
+	} else {
+		memcpy(dst, data + start, first);
+		memcpy((char *)dst + first, data, len - first);
+	}
+}
+
+static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
+{
+	const uint64_t *end = p + words;
+	uint32_t raw_size;
+	const char *raw;
+
+	memset(s, 0, sizeof(*s));
+	s->ip = *p++;
+	s->pid = (uint32_t)*p;
+	s->tid = (uint32_t)(*p++ >> 32);
+	s->time = *p++;
+	s->period = *p++;
+	s->nr_ips = *p++;
+	if (s->nr_ips > 128 || p + s->nr_ips >= end)
+		return failf("callchain of %" PRIu64 " entries", s->nr_ips);
+	memcpy(s->ips, p, s->nr_ips * 8);
+	p += s->nr_ips;
+	raw_size = *(const uint32_t *)p;
+	raw = (const char *)p + 4;
+	if (raw_size < sizeof(s->rec) || raw + raw_size > (const char *)end)
+		return failf("raw data of %u bytes", raw_size);
+	memcpy(&s->rec, raw, sizeof(s->rec));
+	if (s->rec.nargs > FPROBE_PMU_MAX_ARGS ||
+	    sizeof(s->rec) + s->rec.nargs * 8 > raw_size)
+		return failf("record of %u args in %u bytes", s->rec.nargs,
+			     raw_size);
+	memcpy(s->args, raw + sizeof(s->rec), s->rec.nargs * 8);
+	/* The raw data ends 8-byte aligned, counting its u32 size. */
+	p = (const uint64_t *)(raw + raw_size);
+	if (p >= end)
+		return failf("no weight after the raw data");
+	s->weight = *p;
+	return true;
+}
+
+/*
+ * Read every sample in the ring into @out (at most @max), return their
+ * number or -1 (fail_msg says why). Counts PERF_RECORD_LOST in *@lost.
+ */
+static int ring_read(struct ring *r, struct sample *out, int max,
+		     uint64_t *lost)
+{
+	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	static uint64_t buf[8192];
+	struct perf_event_header hdr;
+	int n = 0;
+
+	*lost = 0;
+	while (r->tail < head) {
+		ring_copy(r, r->tail, &hdr, sizeof(hdr));
+		if (hdr.size < sizeof(hdr)) {
+			failf("bad record size %u", hdr.size);
+			return -1;
+		}
+		ring_copy(r, r->tail, buf, hdr.size);
+		if (hdr.type == PERF_RECORD_SAMPLE) {
+			if (n == max) {
+				failf("more than %d samples", max);
+				return -1;
+			}
+			if (!parse_sample(buf + 1, hdr.size / 8 - 1, &out[n]))
+				return -1;
+			n++;
+		} else if (hdr.type == PERF_RECORD_LOST) {
+			*lost += buf[2];
+		}
+		r->tail += hdr.size;
+	}
+	__atomic_store_n(&r->page->data_tail, r->tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+/* read() of an event with PERF_FORMAT_LOST */
+static int read_count(int fd, uint64_t *count, uint64_t *lost)
+{
+	uint64_t v[2];
+
+	if (read(fd, v, sizeof(v)) != sizeof(v))
+		return -1;
+	*count = v[0];
+	*lost = v[1];
+	return 0;
+}
+
+static char zbuf[NR_READS + 4096];
+
+/* Read NR_READS blocks from /dev/zero, of 1, 2, ... NR_READS bytes */
+static int do_reads(int zfd)
+{
+	int i;
+
+	for (i = 1; i <= NR_READS; i++)
+		if (read(zfd, zbuf, i) != i)
+			return -1;
+	return 0;
+}
+
+static bool callchain_has(const struct sample *s, const char *a,
+			  const char *b)
+{
+	uint64_t i;
+
+	for (i = 0; i < s->nr_ips; i++) {
+		const char *name;
+
+		if (s->ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;
+		name = ksym_name(s->ips[i]);
+		if (name && (!strcmp(name, a) || !strcmp(name, b)))
+			return true;
+	}
+	return false;
+}
+
+static struct sample samples[4 * NR_READS + 64];
+
+/*
+ * Open a sampling event of this task with @config and @filter, run the
+ * reads, and return the samples in samples[] (their number), or -1.
+ */
+static int record_reads(uint64_t config, const char *filter, uint64_t *count)
+{
+	struct perf_event_attr attr;
+	uint64_t lost, rlost;
+	struct ring ring;
+	int fd, zfd, n;
+
+	init_attr(&attr, config, filter, 1);
+	fd = perf_event_open(&attr, 0, -1);
+	if (fd < 0)
+		return failf("perf_event_open(%s): %s", filter, strerror(errno)), -1;
+	if (ring_map(&ring, fd)) {
+		close(fd);
+		return failf("mmap: %s", strerror(errno)), -1;
+	}
+	zfd = open("/dev/zero", O_RDONLY);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	n = do_reads(zfd);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	close(zfd);
+	if (n) {
+		failf("reading /dev/zero failed");
+		goto out;
+	}
+	if (read_count(fd, count, &lost)) {
+		n = failf("read of the event: %s", strerror(errno)) - 1;
+		goto out;
+	}
+	n = ring_read(&ring, samples, sizeof(samples) / sizeof(samples[0]),
+		      &rlost);
+	if (n >= 0 && (lost || rlost))
+		n = failf("%" PRIu64 " lost, %" PRIu64 " in LOST records",
+			  lost, rlost) - 1;
+out:
+	ring_unmap(&ring);
+	close(fd);
+	return n;
+}
+
+/* Check one exit record of vfs_read against the i-th read (0-based) */
+static bool check_read_exit(const struct sample *s, int i, uint64_t vfs_read,
+			    uint32_t nargs)
+{
+	const struct fprobe_pmu_record *r = &s->rec;
+
+	if (r->type != FPROBE_PMU_REC_EXIT)
+		return failf("record %d: type %u", i, r->type);
+	if (r->func != vfs_read || s->ip != vfs_read)
+		return failf("record %d: func %#" PRIx64 " ip %#" PRIx64
+			     ", vfs_read is %#" PRIx64, i, (uint64_t)r->func,
+			     s->ip, vfs_read);
+	if (r->retval != (uint64_t)i + 1)
+		return failf("record %d: retval %" PRId64 ", read %d bytes", i,
+			     (int64_t)r->retval, i + 1);
+	if (r->nargs != nargs)
+		return failf("record %d: %u args", i, r->nargs);
+	if (nargs >= 3 && (!r->args[0] || r->args[1] != (uintptr_t)zbuf ||
+			   r->args[2] != (uint64_t)i + 1))
+		return failf("record %d: args %#" PRIx64 " %#" PRIx64 " %" PRIu64
+			     ", expected file, %p, %d", i, (uint64_t)r->args[0],
+			     (uint64_t)r->args[1], (uint64_t)r->args[2], zbuf,
+			     i + 1);
+	if (!r->duration)
+		return failf("record %d: zero duration", i);
+	if (r->entry_time + r->duration > s->time)
+		return failf("record %d: entry %" PRIu64 " + duration %" PRIu64
+			     " after the sample time %" PRIu64, i,
+			     (uint64_t)r->entry_time, (uint64_t)r->duration,
+			     s->time);
+	if (s->period != r->duration || s->weight != r->duration)
+		return failf("record %d: period %" PRIu64 " weight %" PRIu64
+			     ", duration %" PRIu64, i, s->period, s->weight,
+			     (uint64_t)r->duration);
+	if (s->pid != (uint32_t)getpid())
+		return failf("record %d: pid %u", i, s->pid);
+	if (!callchain_has(s, "ksys_read", "__x64_sys_read"))
+		return failf("record %d: callchain of %" PRIu64
+			     " entries has no ksys_read/__x64_sys_read", i,
+			     s->nr_ips);
+	return true;
+}
+
+static bool test_exit_records(uint64_t vfs_read)
+{
+	uint64_t count;
+	int n, i;
+
+	n = record_reads(FILTER_ARGS, "vfs_read", &count);
+	if (n < 0)
+		return false;
+	if (n != NR_READS || count != NR_READS)
+		return failf("%d records, count %" PRIu64 ", %d reads", n, count,
+			     NR_READS);
+	for (i = 0; i < n; i++) {
+		if (!check_read_exit(&samples[i], i, vfs_read, FILTER_ARGS))
+			return false;
+		if (i && samples[i].rec.entry_time <
+			 samples[i - 1].rec.entry_time + samples[i - 1].rec.duration)
+			return failf("record %d starts before record %d ended",
+				     i, i - 1);
+	}
+	return true;
+}
+
+/* A glob: every vfs_* call is recorded, the vfs_read ones exactly */
+static bool test_glob(uint64_t vfs_read)
+{
+	uint64_t count;
+	int n, i, reads = 0;
+
+	n = record_reads(0, "vfs_*", &count);
+	if (n < 0)
+		return false;
+	if (count != (uint64_t)n)
+		return failf("%d records, count %" PRIu64, n, count);
+	for (i = 0; i < n; i++) {
+		const struct fprobe_pmu_record *r = &samples[i].rec;
+		const char *name = ksym_name(r->func);
+
+		if (!name || strncmp(name, "vfs_", 4))
+			return failf("a record of %s", name ?: "?");
+		if (r->func != vfs_read)
+			continue;
+		if (r->retval != (uint64_t)reads + 1 || r->nargs)
+			return failf("vfs_read record %d: retval %" PRIu64,
+				     reads, (uint64_t)r->retval);
+		reads++;
+	}
+	if (reads != NR_READS)
+		return failf("%d vfs_read records of %d reads", reads, NR_READS);
+	return true;
+}
+
+/* Entry and exit records: pairs, the calls counted once */
+static bool test_entry_records(uint64_t vfs_read)
+{
+	uint64_t count;
+	int n, i;
+
+	n = record_reads(FPROBE_PMU_CONFIG_ENTRY | FILTER_ARGS, "vfs_read",
+			 &count);
+	if (n < 0)
+		return false;
+	if (n != 2 * NR_READS || count != NR_READS)
+		return failf("%d records, count %" PRIu64 ", %d reads", n, count,
+			     NR_READS);
+	for (i = 0; i < NR_READS; i++) {
+		const struct sample *en = &samples[2 * i];
+		const struct sample *ex = &samples[2 * i + 1];
+
+		if (en->rec.type != FPROBE_PMU_REC_ENTRY ||
+		    en->rec.duration || en->rec.retval || en->period != 1)
+			return failf("entry record %d: type %u duration %" PRIu64
+				     " period %" PRIu64, i, en->rec.type,
+				     (uint64_t)en->rec.duration, en->period);
+		if (en->rec.args[2] != (uint64_t)i + 1 ||
+		    en->rec.entry_time != ex->rec.entry_time ||
+		    en->rec.depth != ex->rec.depth)
+			return failf("entry record %d does not match its exit", i);
+		if (!check_read_exit(ex, i, vfs_read, FILTER_ARGS))
+			return false;
+	}
+	return true;
+}
+
+static bool test_noexit(void)
+{
+	uint64_t count;
+	int n, i;
+
+	n = record_reads(FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT |
+			 FILTER_ARGS, "vfs_read", &count);
+	if (n < 0)
+		return false;
+	if (n != NR_READS || count != NR_READS)
+		return failf("%d records, count %" PRIu64, n, count);
+	for (i = 0; i < n; i++)
+		if (samples[i].rec.type != FPROBE_PMU_REC_ENTRY ||
+		    samples[i].rec.args[2] != (uint64_t)i + 1)
+			return failf("record %d: type %u count arg %" PRIu64, i,
+				     samples[i].rec.type,
+				     (uint64_t)samples[i].rec.args[2]);
+	return true;
+}
+
+/* Open a counting event, run @fn, return the count (or -1) */
+static int64_t count_of(struct perf_event_attr *attr, pid_t pid, int cpu,
+			int (*fn)(void))
+{
+	uint64_t count, lost;
+	int fd, ret;
+
+	fd = perf_event_open(attr, pid, cpu);
+	if (fd < 0)
+		return failf("perf_event_open: %s", strerror(errno)), -1;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	ret = fn();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (ret || read_count(fd, &count, &lost)) {
+		close(fd);
+		return failf("workload or read failed"), -1;
+	}
+	close(fd);
+	if (lost)
+		return failf("%" PRIu64 " lost", lost), -1;
+	return count;
+}
+
+static int reads_workload(void)
+{
+	int zfd = open("/dev/zero", O_RDONLY), ret;
+
+	ret = do_reads(zfd);
+	close(zfd);
+	return ret;
+}
+
+/* The reads in a child, counted by an inherited event */
+static int forked_reads(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(reads_workload() ? 1 : 0);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
+static bool test_counting(void)
+{
+	struct perf_event_attr attr;
+	int64_t c;
+
+	init_attr(&attr, 0, "vfs_read", 0);
+	c = count_of(&attr, 0, -1, reads_workload);
+	if (c != NR_READS)
+		return c < 0 ? false : failf("count %" PRId64 " of %d", c, NR_READS);
+	return true;
+}
+
+static bool test_inherit(void)
+{
+	struct perf_event_attr attr;
+	int64_t c;
+
+	init_attr(&attr, 0, "vfs_read", 0);
+	attr.inherit = 1;
+	c = count_of(&attr, 0, -1, forked_reads);
+	if (c != NR_READS)
+		return c < 0 ? false : failf("count %" PRId64 " of %d", c, NR_READS);
+	return true;
+}
+
+/* A CPU-wide event on CPU 0 sees the reads of this task run there */
+static bool test_cpu_event(void)
+{
+	struct perf_event_attr attr;
+	cpu_set_t set, old;
+	int64_t c;
+
+	sched_getaffinity(0, sizeof(old), &old);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return failf("sched_setaffinity: %s", strerror(errno));
+	init_attr(&attr, 0, "vfs_read", 0);
+	c = count_of(&attr, -1, 0, reads_workload);
+	sched_setaffinity(0, sizeof(old), &old);
+	if (c < NR_READS)
+		return c < 0 ? false : failf("count %" PRId64 " < %d", c, NR_READS);
+	return true;
+}
+
+/* perf_event_open() must fail with @err */
+static bool expect_error(struct perf_event_attr *attr, int err)
+{
+	int fd = perf_event_open(attr, 0, -1);
+
+	if (fd >= 0) {
+		close(fd);
+		return failf("opened, expected %s", strerror(err));
+	}
+	if (errno != err)
+		return failf("%s, expected %s", strerror(errno), strerror(err));
+	return true;
+}
+
+static void test_errors(void)
+{
+	struct perf_event_attr attr;
+	char *big;
+
+	init_attr(&attr, 0, "vfs_read", 0);
+	attr.config1 = 1;
+	report("error-bad-pointer-efault", expect_error(&attr, EFAULT));
+	attr.config1 = 0;
+	report("error-null-pointer-efault", expect_error(&attr, EFAULT));
+
+	init_attr(&attr, 0, "vfs_read", 0);
+	attr.config2 = 8;
+	report("error-bad-notfilter-efault", expect_error(&attr, EFAULT));
+
+	big = malloc(5001);
+	memset(big, 'a', 5000);
+	big[5000] = '\0';
+	init_attr(&attr, 0, big, 0);
+	report("error-5000-byte-filter-e2big", expect_error(&attr, E2BIG));
+	free(big);
+
+	init_attr(&attr, 1ULL << 5, "vfs_read", 0);
+	report("error-unknown-config-bit-einval", expect_error(&attr, EINVAL));
+	init_attr(&attr, 1ULL << 40, "vfs_read", 0);
+	report("error-config-bit-40-einval", expect_error(&attr, EINVAL));
+	init_attr(&attr, 7, "vfs_read", 0);
+	report("error-nargs-7-einval", expect_error(&attr, EINVAL));
+	init_attr(&attr, FPROBE_PMU_CONFIG_NOEXIT, "vfs_read", 0);
+	report("error-noexit-without-entry-einval", expect_error(&attr, EINVAL));
+	init_attr(&attr, 0, "", 0);
+	report("error-empty-filter-einval", expect_error(&attr, EINVAL));
+	init_attr(&attr, 0, "no_such_function_xyz", 0);
+	report("error-no-match-enoent", expect_error(&attr, ENOENT));
+	init_attr(&attr, 0, "vfs_read", 0);
+	attr.config2 = (uintptr_t)"vfs_*";
+	report("error-all-excluded-enoent", expect_error(&attr, ENOENT));
+	init_attr(&attr, 0, "vfs_read", 100);
+	attr.freq = 1;
+	report("error-freq-einval", expect_error(&attr, EINVAL));
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* An unprivileged caller gets EACCES or EPERM */
+static void test_unprivileged(void)
+{
+	const char *path = "/proc/sys/kernel/perf_event_paranoid";
+	char old[16] = "";
+	int fd, status;
+	pid_t pid;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, old, sizeof(old) - 1) <= 0 ||
+	    write_file(path, "2")) {
+		printf("SKIP error-unprivileged: cannot set %s\n", path);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+
+	pid = fork();
+	if (!pid) {
+		struct perf_event_attr attr;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		init_attr(&attr, 0, "vfs_read", 0);
+		fd = perf_event_open(&attr, 0, -1);
+		if (fd >= 0)
+			_exit(2);
+		_exit(errno == EACCES || errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	write_file(path, old);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		failf("child status %d (2: opened, 1: other errno, 3: setuid)",
+		      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	report("error-unprivileged-eacces", WIFEXITED(status) &&
+	       !WEXITSTATUS(status));
+}
+
+/* The sysfs files of the PMU say what the ABI says */
+static bool test_sysfs(void)
+{
+	static const char * const files[][2] = {
+		{ "nargs", "config:0-2" },
+		{ "entry", "config:3" },
+		{ "noexit", "config:4" },
+	};
+	char path[128], buf[64];
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/fprobe/format/%s",
+			 files[i][0]);
+		f = fopen(path, "r");
+		if (!f || !fgets(buf, sizeof(buf), f))
+			return failf("cannot read %s", path);
+		fclose(f);
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strcmp(buf, files[i][1]))
+			return failf("%s: '%s'", path, buf);
+	}
+	return true;
+}
+
+int main(void)
+{
+	uint64_t vfs_read;
+
+	pmu_type = read_pmu_type();
+	if (pmu_type < 0) {
+		printf("SKIP fprobe-pmu: no /sys/bus/event_source/devices/fprobe\n");
+		return KSFT_SKIP;
+	}
+	if (load_kallsyms() || !(vfs_read = ksym_addr("vfs_read"))) {
+		printf("FAIL kallsyms: no vfs_read in /proc/kallsyms\n");
+		return 1;
+	}
+
+	report("sysfs-format", test_sysfs());
+	report("exit-records-vfs_read", test_exit_records(vfs_read));
+	report("glob-vfs_*", test_glob(vfs_read));
+	report("entry-records", test_entry_records(vfs_read));
+	report("noexit", test_noexit());
+	report("counting", test_counting());
+	report("inherit", test_inherit());
+	report("cpu-event", test_cpu_event());
+	test_errors();
+	test_unprivileged();
+
+	return failures ? 1 : 0;
+}
