@@ -151,6 +151,8 @@ static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 
 	perf_swevent_put_recursion_context(rctx);
 }
+
+/* Called from the fprobe handlers, in any context */
 NOKPROBE_SYMBOL(fprobe_pmu_deliver);
 
 static __always_inline void fprobe_pmu_init_record(struct fprobe_pmu_record *rec,
@@ -200,6 +202,7 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 		call->args[i] = ftrace_regs_get_argument(fregs, i);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(fprobe_pmu_entry);
 
 static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
@@ -224,6 +227,7 @@ static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 		buf.args[i] = call->args[i];
 	fprobe_pmu_deliver(probe, &buf.rec, fregs, 1, buf.rec.duration);
 }
+
 NOKPROBE_SYMBOL(fprobe_pmu_exit);
 
 /*

@@ -35,16 +35,17 @@ static noinline int fprobe_pmu_kunit_inner(int x)
 	return x * 2;
 }
 
-static int (* volatile inner_ptr)(int) = fprobe_pmu_kunit_inner;
+/* Set at run time, so that the compiler cannot call the targets directly */
+static int (*inner_ptr)(int);
 
 static noinline int fprobe_pmu_kunit_outer(int x)
 {
 	return inner_ptr(x) + 1;
 }
 
-static int (* volatile add_ptr)(int, int) = fprobe_pmu_kunit_add;
-static int (* volatile delay_ptr)(int) = fprobe_pmu_kunit_delay;
-static int (* volatile outer_ptr)(int) = fprobe_pmu_kunit_outer;
+static int (*add_ptr)(int, int);
+static int (*delay_ptr)(int);
+static int (*outer_ptr)(int);
 
 /* A record as the overflow handler saw it */
 struct captured {
@@ -55,7 +56,7 @@ struct captured {
 };
 
 struct capture {
-	spinlock_t	lock;
+	spinlock_t	lock;	/* protects the fields below */
 	int		n;
 	int		bad;
 	struct captured	recs[CAPTURE_MAX];
@@ -434,6 +435,15 @@ static void fprobe_pmu_test_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
 }
 
+static int fprobe_pmu_suite_init(struct kunit_suite *suite)
+{
+	add_ptr = fprobe_pmu_kunit_add;
+	delay_ptr = fprobe_pmu_kunit_delay;
+	inner_ptr = fprobe_pmu_kunit_inner;
+	outer_ptr = fprobe_pmu_kunit_outer;
+	return 0;
+}
+
 static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_count),
 	KUNIT_CASE(fprobe_pmu_test_exit_records),
@@ -449,6 +459,7 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 
 static struct kunit_suite fprobe_pmu_test_suite = {
 	.name		= "fprobe_pmu",
+	.suite_init	= fprobe_pmu_suite_init,
 	.init		= fprobe_pmu_test_init,
 	.test_cases	= fprobe_pmu_test_cases,
 };

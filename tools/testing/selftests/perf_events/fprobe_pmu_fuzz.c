@@ -169,7 +169,8 @@ static void random_attr(struct perf_event_attr *attr, int pmu_type)
 	uint64_t flags;
 
 	memset(attr, 0, sizeof(*attr));
-	attr->type = pick(20) ? pmu_type : (pick(2) ? rnd() : pmu_type + 1);
+	/* Rarely another type: a random one names no PMU (ENOENT). */
+	attr->type = pick(20) ? pmu_type : (uint32_t)rnd() | 0x10000;
 	switch (pick(16)) {
 	case 0:
 		attr->size = 0;
