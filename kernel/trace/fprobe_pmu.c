@@ -33,6 +33,7 @@
 #include <linux/export.h>
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
+#include <linux/kprobes.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/refcount.h>
@@ -263,10 +264,10 @@ static char *fprobe_pmu_copy_filter(u64 uaddr)
 
 /*
  * Add each glob of @str (separated by ',' or white space) to the filter
- * (@notrace false) or the notrace filter of @ops. A glob that matches no
+ * (@exclude false) or the notrace filter of @ops. A glob that matches no
  * function is skipped; any other error is returned.
  */
-static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool notrace)
+static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool exclude)
 {
 	char *glob;
 	int ret;
@@ -277,7 +278,7 @@ static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool notrace)
 		/* ftrace would take a number as a function index. */
 		if (glob[strspn(glob, "0123456789")] == '\0')
 			return -EINVAL;
-		if (notrace)
+		if (exclude)
 			ret = ftrace_set_notrace(ops, glob, strlen(glob), 0);
 		else
 			ret = ftrace_set_filter(ops, glob, strlen(glob), 0);
