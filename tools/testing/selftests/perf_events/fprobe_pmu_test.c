@@ -18,6 +18,7 @@
 #include <linux/fprobe_pmu.h>
 #include <linux/perf_event.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -571,6 +572,243 @@ static int forked_reads(void)
 	return 0;
 }
 
+#define TRACEFS		"/sys/kernel/tracing/"
+
+/* A function name and how many calls of it were seen */
+struct fcount {
+	char name[128];
+	int n;
+};
+
+static int fcount_add(struct fcount *fc, int nr, int max, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(fc[i].name, name)) {
+			fc[i].n++;
+			return nr;
+		}
+	}
+	if (nr == max)
+		return -1;
+	snprintf(fc[nr].name, sizeof(fc[nr].name), "%s", name);
+	fc[nr].n = 1;
+	return nr + 1;
+}
+
+static int cmp_fcount(const void *a, const void *b)
+{
+	return strcmp(((const struct fcount *)a)->name,
+		      ((const struct fcount *)b)->name);
+}
+
+static int tracefs_write(const char *file, const char *val)
+{
+	int fd = open(file, O_WRONLY | O_TRUNC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+static void tracer_off(void)
+{
+	tracefs_write(TRACEFS "tracing_on", "0");
+	tracefs_write(TRACEFS "current_tracer", "nop");
+	tracefs_write(TRACEFS "set_ftrace_filter", "");
+	tracefs_write(TRACEFS "set_ftrace_pid", "");
+	tracefs_write(TRACEFS "trace", "");
+}
+
+/*
+ * Count the calls per function in the function tracer's buffer; -1 if
+ * the buffer lost entries or cannot be read.
+ */
+static int tracer_counts(struct fcount *fc, int max)
+{
+	unsigned long in_buf = 0, written = 0;
+	char line[512], *arrow, *name;
+	int nr = 0;
+	FILE *f;
+
+	f = fopen(TRACEFS "trace", "r");
+	if (!f)
+		return failf("cannot read the trace: %s", strerror(errno)), -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			sscanf(line, "# entries-in-buffer/entries-written: %lu/%lu",
+			       &in_buf, &written);
+			continue;
+		}
+		/* "  comm-pid  [cpu] flags  ts: func <-parent" */
+		arrow = strstr(line, " <-");
+		if (!arrow)
+			continue;
+		*arrow = '\0';
+		name = strrchr(line, ' ');
+		if (!name)
+			continue;
+		nr = fcount_add(fc, nr, max, name + 1);
+		if (nr < 0)
+			break;
+	}
+	fclose(f);
+	if (nr < 0)
+		return failf("more than %d functions in the trace", max), -1;
+	if (in_buf != written)
+		return failf("the function tracer lost entries (%lu of %lu)",
+			     in_buf, written), -1;
+	return nr;
+}
+
+/*
+ * The done-when test of the PMU: one event on "vfs_*" against an
+ * independent count of the same calls, the function tracer filtered to
+ * "vfs_*" and to the pid of a child that runs the reads. Both are on
+ * before the child starts and off after it has exited, so each must see
+ * exactly the calls of the child; nothing may be lost on either side.
+ */
+static bool test_glob_vs_function_tracer(uint64_t vfs_read)
+{
+	static struct fcount pmu[256], ftr[256];
+	int fd = -1, go[2], status, n, i, np = 0, nt, reads = 0;
+	struct perf_event_attr attr;
+	uint64_t count, lost, rlost;
+	struct ring ring;
+	char pid_str[16];
+	bool ok = false;
+	pid_t pid;
+
+	if (access(TRACEFS "set_ftrace_pid", W_OK)) {
+		printf("SKIP glob-vs-function-tracer: no " TRACEFS "\n");
+		return true;
+	}
+	if (pipe(go))
+		return failf("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return failf("fork: %s", strerror(errno));
+	if (!pid) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		_exit(reads_workload() ? 1 : 0);
+	}
+	close(go[0]);
+
+	snprintf(pid_str, sizeof(pid_str), "%d", pid);
+	tracer_off();
+	if (tracefs_write(TRACEFS "set_ftrace_filter", "vfs_*") ||
+	    tracefs_write(TRACEFS "set_ftrace_pid", pid_str) ||
+	    tracefs_write(TRACEFS "buffer_size_kb", "4096") ||
+	    tracefs_write(TRACEFS "current_tracer", "function") ||
+	    tracefs_write(TRACEFS "tracing_on", "1")) {
+		failf("setting up the function tracer: %s", strerror(errno));
+		goto out_kill;
+	}
+
+	init_attr(&attr, 3, "vfs_*", 1);
+	fd = perf_event_open(&attr, pid, -1);
+	if (fd < 0) {
+		failf("perf_event_open(vfs_*): %s", strerror(errno));
+		goto out_kill;
+	}
+	if (ring_map(&ring, fd)) {
+		failf("mmap: %s", strerror(errno));
+		goto out_kill;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (write(go[1], "g", 1) != 1 || waitpid(pid, &status, 0) != pid) {
+		failf("cannot run the child: %s", strerror(errno));
+		goto out_unmap;
+	}
+	pid = 0;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	tracefs_write(TRACEFS "tracing_on", "0");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		failf("the child's reads failed (status %#x)", status);
+		goto out_unmap;
+	}
+
+	if (read_count(fd, &count, &lost)) {
+		failf("read of the event: %s", strerror(errno));
+		goto out_unmap;
+	}
+	n = ring_read(&ring, samples, sizeof(samples) / sizeof(samples[0]),
+		      &rlost);
+	if (n < 0)
+		goto out_unmap;
+	if (lost || rlost || count != (uint64_t)n) {
+		failf("%d records, count %" PRIu64 ", %" PRIu64 " lost, %"
+		      PRIu64 " in LOST records", n, count, lost, rlost);
+		goto out_unmap;
+	}
+	for (i = 0; i < n; i++) {
+		const struct fprobe_pmu_record *r = &samples[i].rec;
+		const char *name = ksym_name(r->func);
+
+		if (!name || samples[i].pid != (uint32_t)atoi(pid_str)) {
+			failf("record %d: function %s, pid %u", i, name ?: "?",
+			      samples[i].pid);
+			goto out_unmap;
+		}
+		/* The reads of /dev/zero into zbuf, in order (not the pipe) */
+		if (r->func == vfs_read && r->args[1] == (uintptr_t)zbuf) {
+			reads++;
+			if (r->args[2] != (uint64_t)reads ||
+			    r->retval != (uint64_t)reads) {
+				failf("read %d: vfs_read of %" PRIu64
+				      " bytes returned %" PRId64, reads,
+				      (uint64_t)r->args[2], (int64_t)r->retval);
+				goto out_unmap;
+			}
+		}
+		np = fcount_add(pmu, np, 256, name);
+		if (np < 0) {
+			failf("more than 256 functions recorded");
+			goto out_unmap;
+		}
+	}
+	if (reads != NR_READS) {
+		failf("%d vfs_read records of %d reads", reads, NR_READS);
+		goto out_unmap;
+	}
+	nt = tracer_counts(ftr, 256);
+	if (nt < 0)
+		goto out_unmap;
+	qsort(pmu, np, sizeof(pmu[0]), cmp_fcount);
+	qsort(ftr, nt, sizeof(ftr[0]), cmp_fcount);
+	for (i = 0; i < np || i < nt; i++) {
+		if (i >= np || i >= nt || strcmp(pmu[i].name, ftr[i].name) ||
+		    pmu[i].n != ftr[i].n) {
+			failf("PMU %s x%d, function tracer %s x%d",
+			      i < np ? pmu[i].name : "-", i < np ? pmu[i].n : 0,
+			      i < nt ? ftr[i].name : "-", i < nt ? ftr[i].n : 0);
+			goto out_unmap;
+		}
+	}
+	printf("# glob-vs-function-tracer: %d calls of %d vfs_* functions, "
+	       "the same in both\n", n, np);
+	ok = true;
+out_unmap:
+	ring_unmap(&ring);
+out_kill:
+	if (fd >= 0)
+		close(fd);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	close(go[1]);
+	tracer_off();
+	return ok;
+}
+
 static bool test_counting(void)
 {
 	struct perf_event_attr attr;
@@ -766,6 +1004,8 @@ int main(void)
 	report("sysfs-format", test_sysfs());
 	report("exit-records-vfs_read", test_exit_records(vfs_read));
 	report("glob-vfs_*", test_glob(vfs_read));
+	report("glob-vs-function-tracer",
+	       test_glob_vs_function_tracer(vfs_read));
 	report("entry-records", test_entry_records(vfs_read));
 	report("noexit", test_noexit());
 	report("counting", test_counting());
