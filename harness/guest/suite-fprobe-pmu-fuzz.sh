@@ -1,4 +1,5 @@
 #!/bin/bash
+# check-debug: yes
 # The fprobe perf PMU attribute fuzzer: 10000 random and edge-case
 # perf_event_attr (tools/testing/selftests/perf_events/fprobe_pmu_fuzz.c).
 # Every attempt must return an fd or an expected error, and the kernel must

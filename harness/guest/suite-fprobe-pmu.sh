@@ -1,4 +1,5 @@
 #!/bin/bash
+# check-debug: yes
 # The fprobe perf PMU from user space: exact records and counts of a known
 # read() workload, errors of bad attributes and of an unprivileged caller
 # (tools/testing/selftests/perf_events/fprobe_pmu_test.c, built by
