@@ -107,6 +107,39 @@ static void fprobe_pmu_count_missed(struct perf_event *event)
 }
 
 /*
+ * The sample registers: those of ftrace_fill_perf_regs(), made the
+ * registers of the probed function at its first instruction, so that the
+ * sample ip is the function and the kernel callchain starts with it, then
+ * its caller.
+ *
+ * On x86, perf unwinds registers with flags 0 (as ftrace_fill_perf_regs()
+ * and perf_arch_fetch_caller_regs() make them) from its own stack, skipping
+ * the frames up to and including the one at their sp: the frame of the
+ * caller of the probed function is lost. Registers marked as full ones are
+ * unwound from their ip and sp instead: at the function's first
+ * instruction, sp points to the return address. At exit, that slot is the
+ * one below the sp that return_to_handler saved; it still holds the
+ * return_to_handler address, which the unwinder maps back to the real
+ * return address through the shadow stack entry of the call, not yet
+ * popped while the exit handlers run.
+ */
+static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *regs,
+					    struct ftrace_regs *fregs,
+					    const struct fprobe_pmu_record *rec)
+{
+	memset(regs, 0, sizeof(*regs));
+	regs = ftrace_fill_perf_regs(fregs, regs);
+	instruction_pointer_set(regs, rec->func);
+#ifdef CONFIG_X86
+	if (rec->type == FPROBE_PMU_REC_EXIT)
+		regs->sp -= sizeof(long);
+	regs->bp = ftrace_regs_get_frame_pointer(fregs);
+	regs->flags |= X86_EFLAGS_FIXED;
+#endif
+	return regs;
+}
+
+/*
  * Deliver @rec to the events of @probe active on this CPU: add @nr to their
  * count and sample it with @period. Called with preemption disabled.
  */
@@ -127,10 +160,8 @@ static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 		return;
 	}
 
-	regs = this_cpu_ptr(&fprobe_pmu_regs[rctx]);
-	memset(regs, 0, sizeof(*regs));
-	regs = ftrace_fill_perf_regs(fregs, regs);
-	instruction_pointer_set(regs, rec->func);
+	regs = fprobe_pmu_fill_regs(this_cpu_ptr(&fprobe_pmu_regs[rctx]),
+				    fregs, rec);
 
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)

@@ -316,21 +316,20 @@ static int do_reads(int zfd)
 	return 0;
 }
 
-static bool callchain_has(const struct sample *s, const char *a,
-			  const char *b)
+/*
+ * The kernel callchain of a probed call starts with the function, then
+ * its caller: PERF_CONTEXT_KERNEL, @func, then an address in @a or @b.
+ */
+static bool callchain_starts(const struct sample *s, uint64_t func,
+			     const char *a, const char *b)
 {
-	uint64_t i;
+	const char *name;
 
-	for (i = 0; i < s->nr_ips; i++) {
-		const char *name;
-
-		if (s->ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
-			continue;
-		name = ksym_name(s->ips[i]);
-		if (name && (!strcmp(name, a) || !strcmp(name, b)))
-			return true;
-	}
-	return false;
+	if (s->nr_ips < 3 || s->ips[0] != (uint64_t)PERF_CONTEXT_KERNEL ||
+	    s->ips[1] != func)
+		return false;
+	name = ksym_name(s->ips[2]);
+	return name && (!strcmp(name, a) || !strcmp(name, b));
 }
 
 static struct sample samples[4 * NR_READS + 64];
@@ -414,10 +413,22 @@ static bool check_read_exit(const struct sample *s, int i, uint64_t vfs_read,
 			     (uint64_t)r->duration);
 	if (s->pid != (uint32_t)getpid())
 		return failf("record %d: pid %u", i, s->pid);
-	if (!callchain_has(s, "ksys_read", "__x64_sys_read"))
-		return failf("record %d: callchain of %" PRIu64
-			     " entries has no ksys_read/__x64_sys_read", i,
-			     s->nr_ips);
+	if (!callchain_starts(s, vfs_read, "ksys_read", "__x64_sys_read")) {
+		char chain[256] = "";
+		uint64_t j;
+
+		for (j = 0; j < s->nr_ips && j < 8; j++) {
+			const char *name = ksym_name(s->ips[j]);
+
+			snprintf(chain + strlen(chain),
+				 sizeof(chain) - strlen(chain), " %s",
+				 s->ips[j] >= (uint64_t)PERF_CONTEXT_MAX ?
+				 "(context)" : name ?: "?");
+		}
+		return failf("record %d: callchain of %" PRIu64 " entries is"
+			     " not vfs_read, ksys_read/__x64_sys_read...:%s", i,
+			     s->nr_ips, chain);
+	}
 	return true;
 }
 
