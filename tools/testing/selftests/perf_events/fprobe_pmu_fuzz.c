@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #define KSFT_SKIP	4
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static uint64_t rng_state;
 
@@ -276,7 +277,7 @@ int main(int argc, char **argv)
 		ENODEV, EBUSY, ENOSPC, EOVERFLOW, ESRCH, EBADF,
 	};
 	unsigned long iterations = argc > 1 ? strtoul(argv[1], NULL, 0) : 10000;
-	unsigned long counts[sizeof(known) / sizeof(known[0])] = {}, opened = 0;
+	unsigned long counts[ARRAY_SIZE(known)] = {}, opened = 0;
 	unsigned long i, unknown = 0;
 	struct sigaction sa = { .sa_handler = on_sigtrap };
 	struct perf_event_attr attr;
@@ -311,13 +312,13 @@ int main(int argc, char **argv)
 			close(fd);
 			continue;
 		}
-		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+		for (k = 0; k < ARRAY_SIZE(known); k++) {
 			if (errno == known[k]) {
 				counts[k]++;
 				break;
 			}
 		}
-		if (k == sizeof(known) / sizeof(known[0])) {
+		if (k == ARRAY_SIZE(known)) {
 			unknown++;
 			printf("unexpected errno %d (%s) for config %#llx config1 %#llx\n",
 			       errno, strerror(errno),
@@ -327,7 +328,7 @@ int main(int argc, char **argv)
 	}
 
 	printf("attempts %lu opened %lu", iterations, opened);
-	for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(known); k++)
 		if (counts[k])
 			printf(" %s %lu", strerrorname_np(known[k]), counts[k]);
 	printf(" unexpected %lu\n", unknown);
