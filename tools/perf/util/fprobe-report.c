@@ -181,6 +181,12 @@ struct fprobe_report {
 	bool				finished;
 };
 
+/* Sums of durations stop at U64_MAX rather than wrap */
+static u64 fr_add(u64 a, u64 b)
+{
+	return a + b < a ? ~0ULL : a + b;
+}
+
 static int fr_grow(void *ptr, size_t *alloc, size_t nr, size_t size)
 {
 	void **p = ptr;
@@ -447,7 +453,7 @@ void fprobe_report__delete(struct fprobe_report *rep)
 void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records)
 {
 	if (rep)
-		rep->lost += nr_records;
+		rep->lost = fr_add(rep->lost, nr_records);
 }
 
 /**
@@ -532,8 +538,8 @@ static int fr_stats__add(struct fr_stats *st, u64 duration, u64 self)
 	if (duration > st->max)
 		st->max = duration;
 	st->count++;
-	st->total += duration;
-	st->self += self;
+	st->total = fr_add(st->total, duration);
+	st->self = fr_add(st->self, self);
 	return 0;
 }
 
@@ -644,7 +650,7 @@ static int fr_nest_calls(struct fprobe_report *rep)
 
 		c->level = parent ? parent->level + 1 : 1;
 		if (parent) {
-			parent->child_time += c->duration;
+			parent->child_time = fr_add(parent->child_time, c->duration);
 			c->node = parent->node;
 			if (rep->opts.max_depth && c->level > rep->opts.max_depth)
 				continue;
@@ -742,10 +748,10 @@ static void fr_node__finish(struct fr_node *node)
 		struct fr_node *child = node->children[i];
 
 		fr_node__finish(child);
-		children += child->flame_total;
+		children = fr_add(children, child->flame_total);
 		if (node->key.kind != FR_NODE_CALL) {
 			node->stats.count += child->stats.count;
-			node->stats.total += child->stats.total;
+			node->stats.total = fr_add(node->stats.total, child->stats.total);
 		}
 	}
 	fr_stats__finish(&node->stats);
@@ -1291,7 +1297,7 @@ static int fr_svg_node(struct fr_svg *svg, const struct fr_node *node, u64 start
 		return -ENOMEM;
 	for (i = 0; i < node->nr_children && !err; i++) {
 		err = fr_svg_node(svg, children[i], start, level + 1);
-		start += children[i]->flame_total;
+		start = fr_add(start, children[i]->flame_total);
 	}
 	free(children);
 	return err;
