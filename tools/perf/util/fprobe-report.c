@@ -40,11 +40,11 @@
  * perf tests and the fuzz target can link it alone.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kernel.h>
 #include <linux/types.h>
 
 #include "fprobe-call.h"
@@ -57,6 +57,8 @@
 /* log2 latency buckets: 0 is [0, 1) ns, i > 0 is [2^(i-1), 2^i) ns */
 #define FR_NR_BUCKETS	65
 #define FR_BAR_WIDTH	46
+/* The deepest callchain taken: perf_event_max_stack is at most 65535 */
+#define FR_MAX_STACK	65535
 
 enum fr_sort_key {
 	FR_SORT_TOTAL,
@@ -280,7 +282,8 @@ static void fr_map__exit(struct fr_map *map, void (*free_val)(void *val))
 	}
 	free(map->entries);
 	map->entries = NULL;
-	map->nr = map->size = 0;
+	map->nr = 0;
+	map->size = 0;
 }
 
 /* Returns the one copy the report keeps of LEN bytes at BYTES */
@@ -312,7 +315,7 @@ static const char *fr_call_name(struct fprobe_report *rep, const struct fprobe_c
 
 	if (call->name && call->name[0])
 		return fr_intern_str(rep, call->name);
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, (u64)call->func);
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)call->func);
 	return fr_intern_str(rep, buf);
 }
 
@@ -324,8 +327,6 @@ static const struct fr_stack *fr_intern_stack(struct fprobe_report *rep,
 	size_t size;
 	u32 i;
 
-	if (call->nr_stack > (SIZE_MAX - sizeof(*stack)) / sizeof(char *))
-		return NULL;
 	size = sizeof(*stack) + call->nr_stack * sizeof(char *);
 	stack = calloc(1, size);
 	if (!stack)
@@ -365,7 +366,8 @@ static void fr_stats__exit(struct fr_stats *st)
 {
 	free(st->durs);
 	st->durs = NULL;
-	st->nr_durs = st->alloc_durs = 0;
+	st->nr_durs = 0;
+	st->alloc_durs = 0;
 }
 
 static void fr_func__free(void *val)
@@ -391,7 +393,7 @@ bool fprobe_report__sort_key_valid(const char *sort)
 
 	if (!sort)
 		return true;
-	for (i = 0; i < sizeof(fr_sort_names) / sizeof(fr_sort_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fr_sort_names); i++) {
 		if (!strcmp(sort, fr_sort_names[i]))
 			return true;
 	}
@@ -427,7 +429,7 @@ struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts)
 	rep->opts = *opts;
 	rep->opts.sort = NULL;
 	rep->sort = FR_SORT_TOTAL;
-	for (i = 0; opts->sort && i < sizeof(fr_sort_names) / sizeof(fr_sort_names[0]); i++) {
+	for (i = 0; opts->sort && i < ARRAY_SIZE(fr_sort_names); i++) {
 		if (!strcmp(opts->sort, fr_sort_names[i]))
 			rep->sort = i;
 	}
@@ -463,8 +465,8 @@ void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records)
  *
  * Return: 0 (also for a call the filters drop), -EINVAL for a call with
  * neither FPROBE_CALL_ENTRY nor FPROBE_CALL_EXIT, too many arguments, a
- * callchain without its symbols or an interval past the end of time, or
- * after fprobe_report__finish(); -ENOMEM.
+ * callchain without its symbols or deeper than 65535 frames, an interval
+ * past the end of time, or after fprobe_report__finish(); -ENOMEM.
  */
 int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call)
 {
@@ -476,7 +478,7 @@ int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call
 
 	if (!rep || !call || rep->finished || !(call->flags & both) ||
 	    (call->flags & ~both) || call->nargs > FPROBE_CALL_MAX_ARGS ||
-	    (call->nr_stack && !call->stack))
+	    call->nr_stack > FR_MAX_STACK || (call->nr_stack && !call->stack))
 		return -EINVAL;
 	if ((call->flags & FPROBE_CALL_EXIT) &&
 	    call->entry_time + call->duration < call->entry_time)
@@ -659,8 +661,10 @@ static int fr_nest_calls(struct fprobe_report *rep)
 			struct fr_node *node = &rep->root;
 			u32 f;
 
-			for (f = 0; node && f < c->stack->nr; f++)
-				node = fr_node__child(rep, node, c->stack->frames[f], FR_NODE_FRAME);
+			for (f = 0; node && f < c->stack->nr; f++) {
+				node = fr_node__child(rep, node, c->stack->frames[f],
+						      FR_NODE_FRAME);
+			}
 			if (node)
 				node = fr_node__child(rep, node, c->fn->name, FR_NODE_CALL);
 			c->node = node;
@@ -822,7 +826,7 @@ static const char *fr_fmt_ns(char *buf, size_t size, u64 ns)
 	const char *name;
 
 	if (ns < NSEC_PER_USEC) {
-		snprintf(buf, size, "%" PRIu64 " ns", ns);
+		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
 		return buf;
 	}
 	if (ns < NSEC_PER_MSEC) {
@@ -838,7 +842,8 @@ static const char *fr_fmt_ns(char *buf, size_t size, u64 ns)
 	/* thousandths of the unit, rounded */
 	unit /= 1000;
 	ns = ns / unit + (ns % unit >= (unit + 1) / 2 && unit > 1);
-	snprintf(buf, size, "%" PRIu64 ".%03" PRIu64 " %s", ns / 1000, ns % 1000, name);
+	snprintf(buf, size, "%llu.%03llu %s", (unsigned long long)(ns / 1000),
+		 (unsigned long long)(ns % 1000), name);
 	return buf;
 }
 
@@ -859,13 +864,13 @@ static void fr_print_partial(const struct fprobe_report *rep, FILE *fp, const ch
 	const char *sep = " (";
 	size_t i;
 
-	fprintf(fp, "# calls without %s: %" PRIu64, what, nr);
+	fprintf(fp, "# calls without %s: %llu", what, (unsigned long long)nr);
 	for (i = 0; i < rep->nr_funcs; i++) {
 		const struct fr_func *fn = rep->func_list[i];
 		u64 n = no_exit ? fn->no_exit : fn->no_entry;
 
 		if (n) {
-			fprintf(fp, "%s%s %" PRIu64, sep, fn->name, n);
+			fprintf(fp, "%s%s %llu", sep, fn->name, (unsigned long long)n);
 			sep = ", ";
 		}
 	}
@@ -876,10 +881,11 @@ static void fr_print_header(const struct fprobe_report *rep, FILE *fp, const cha
 {
 	char buf[32];
 
-	fprintf(fp, "# %s: %zu calls of %" PRIu64 " functions in %" PRIu64
-		" threads, total %s\n", what, rep->nr_calls, fr_nr_active_funcs(rep),
-		rep->nr_threads, fr_fmt_ns(buf, sizeof(buf), rep->root.stats.total));
-	fprintf(fp, "# lost records: %" PRIu64 "%s\n", rep->lost,
+	fprintf(fp, "# %s: %zu calls of %llu functions in %llu threads, total %s\n",
+		what, rep->nr_calls, (unsigned long long)fr_nr_active_funcs(rep),
+		(unsigned long long)rep->nr_threads,
+		fr_fmt_ns(buf, sizeof(buf), rep->root.stats.total));
+	fprintf(fp, "# lost records: %llu%s\n", (unsigned long long)rep->lost,
 		rep->lost ? " (their calls are missing, or counted below without latency)" : "");
 	fr_print_partial(rep, fp, "exit", rep->no_exit, true);
 	fr_print_partial(rep, fp, "entry", rep->no_entry, false);
@@ -905,14 +911,16 @@ static void fr_print_node(const struct fprobe_report *rep, const struct fr_node 
 	size_t i;
 
 	if (node->key.kind == FR_NODE_CALL) {
-		fprintf(fp, "%10" PRIu64 " %11s %11s %11s %11s %11s  %*s%s\n", st->count,
+		fprintf(fp, "%10llu %11s %11s %11s %11s %11s  %*s%s\n",
+			(unsigned long long)st->count,
 			fr_fmt_ns(total, sizeof(total), st->total),
 			fr_fmt_ns(self, sizeof(self), st->self),
 			fr_fmt_ns(avg, sizeof(avg), fr_stats__avg(st)),
 			fr_fmt_ns(max, sizeof(max), st->max),
 			fr_fmt_ns(p99, sizeof(p99), st->p99), indent, "", node->key.name);
 	} else {
-		fprintf(fp, "%10" PRIu64 " %11s %11s %11s %11s %11s  %*s%s\n", st->count,
+		fprintf(fp, "%10llu %11s %11s %11s %11s %11s  %*s%s\n",
+			(unsigned long long)st->count,
 			fr_fmt_ns(total, sizeof(total), st->total), "-", "-", "-", "-",
 			indent, "", node->key.name);
 	}
@@ -963,7 +971,7 @@ static const char *fr_fmt_edge(char *buf, size_t size, int bucket)
 	}
 	ns = bucket ? 1ULL << (bucket - 1) : 0;
 	if (ns < NSEC_PER_USEC) {
-		snprintf(buf, size, "%" PRIu64 " ns", ns);
+		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
 		return buf;
 	}
 	if (ns < NSEC_PER_MSEC) {
@@ -986,7 +994,7 @@ static void fr_print_func_hist(const struct fr_func *fn, FILE *fp)
 	const struct fr_stats *st = &fn->stats;
 	int first = -1, last = -1, i;
 
-	fprintf(fp, "# %s: %" PRIu64 " calls", fn->name, st->count);
+	fprintf(fp, "# %s: %llu calls", fn->name, (unsigned long long)st->count);
 	if (st->count) {
 		fprintf(fp, ", total %s, avg %s, max %s, p99 %s",
 			fr_fmt_ns(total, sizeof(total), st->total),
@@ -995,9 +1003,9 @@ static void fr_print_func_hist(const struct fr_func *fn, FILE *fp)
 			fr_fmt_ns(p99, sizeof(p99), st->p99));
 	}
 	if (fn->no_exit)
-		fprintf(fp, "; %" PRIu64 " without exit", fn->no_exit);
+		fprintf(fp, "; %llu without exit", (unsigned long long)fn->no_exit);
 	if (fn->no_entry)
-		fprintf(fp, "; %" PRIu64 " without entry", fn->no_entry);
+		fprintf(fp, "; %llu without entry", (unsigned long long)fn->no_entry);
 	fprintf(fp, "\n");
 	if (!st->count)
 		return;
@@ -1014,9 +1022,9 @@ static void fr_print_func_hist(const struct fr_func *fn, FILE *fp)
 	for (i = first; i <= last; i++) {
 		int bar = (int)(fn->buckets[i] * FR_BAR_WIDTH / st->count);
 
-		fprintf(fp, "  %9s - %-9s | %10" PRIu64 " | %.*s%*s |\n",
+		fprintf(fp, "  %9s - %-9s | %10llu | %.*s%*s |\n",
 			fr_fmt_edge(from, sizeof(from), i), fr_fmt_edge(to, sizeof(to), i + 1),
-			fn->buckets[i], bar,
+			(unsigned long long)fn->buckets[i], bar,
 			"##############################################",
 			FR_BAR_WIDTH - bar, "");
 	}
@@ -1090,7 +1098,7 @@ static int fr_write_folded_node(const struct fr_node *node, const struct fr_node
 				fputc(';', fp);
 			fr_folded_name(path[d]->key.name, fp);
 		}
-		fprintf(fp, " %" PRIu64 "\n", node->flame_self);
+		fprintf(fp, " %llu\n", (unsigned long long)node->flame_self);
 	}
 	children = fr_children_by_name(node);
 	if (!children)
@@ -1271,24 +1279,26 @@ static int fr_svg_node(struct fr_svg *svg, const struct fr_node *node, u64 start
 	if (w < SVG_MIN_W)
 		return 0;
 	fr_svg_color(node, color, sizeof(color));
-	fprintf(fp, "<g class=\"f\" data-s=\"%" PRIu64 "\" data-w=\"%" PRIu64
-		"\" data-l=\"%d\" data-n=\"", start, node->flame_total, level);
+	fprintf(fp, "<g class=\"f\" data-s=\"%llu\" data-w=\"%llu\" data-l=\"%d\" data-n=\"",
+		(unsigned long long)start, (unsigned long long)node->flame_total, level);
 	fr_xml_escape(node->key.name, SIZE_MAX, fp);
 	fprintf(fp, "\"><title>");
 	fr_xml_escape(node->key.name, SIZE_MAX, fp);
 	if (node->key.kind == FR_NODE_CALL) {
-		fprintf(fp, " (%" PRIu64 " calls, total %s, self %s, %.2f%%)", node->stats.count,
+		fprintf(fp, " (%llu calls, total %s, self %s, %.2f%%)",
+			(unsigned long long)node->stats.count,
 			fr_fmt_ns(total, sizeof(total), node->stats.total),
 			fr_fmt_ns(self, sizeof(self), node->stats.self),
 			100.0 * node->flame_total / svg->total);
 	} else {
-		fprintf(fp, " (%" PRIu64 " traced calls, %s, %.2f%%)", node->stats.count,
+		fprintf(fp, " (%llu traced calls, %s, %.2f%%)",
+			(unsigned long long)node->stats.count,
 			fr_fmt_ns(total, sizeof(total), node->flame_total),
 			100.0 * node->flame_total / svg->total);
 	}
-	fprintf(fp, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\""
-		" fill=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%d\">",
-		x, y, w, SVG_FRAME_H - 1, color, x + 3, y + SVG_FRAME_H - 4);
+	fprintf(fp, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"",
+		x, y, w, SVG_FRAME_H - 1, color);
+	fprintf(fp, " rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%d\">", x + 3, y + SVG_FRAME_H - 4);
 	fr_svg_label(node->key.name, w, fp);
 	fprintf(fp, "</text></g>\n");
 
@@ -1472,21 +1482,21 @@ int fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *ti
 	svg.height = fr_node__height(&rep->root);
 	svg.img_height = SVG_TOP + svg.height * SVG_FRAME_H + SVG_BOTTOM;
 
-	fprintf(fp, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
-		" onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+	fprintf(fp, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	fprintf(fp, "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"",
 		SVG_WIDTH, svg.img_height, SVG_WIDTH, svg.img_height);
+	fprintf(fp, " onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\">\n");
 	fputs(fr_svg_style, fp);
 	fprintf(fp, fr_svg_script, SVG_WIDTH, SVG_XPAD, SVG_CHAR_W);
-	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"rgb(250,250,245)\"/>\n",
-		SVG_WIDTH, svg.img_height);
+	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+		SVG_WIDTH, svg.img_height, "rgb(250,250,245)");
 	fprintf(fp, "<text id=\"title\" x=\"%d\" y=\"24\">", SVG_WIDTH / 2);
 	fr_xml_escape(title, SIZE_MAX, fp);
-	fprintf(fp, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"42\">%zu calls, %s traced;"
-		" lost records: %" PRIu64 "; calls without exit: %" PRIu64
-		"; without entry: %" PRIu64 "</text>\n", SVG_WIDTH / 2, rep->nr_calls,
-		fr_fmt_ns(total, sizeof(total), svg.total), rep->lost, rep->no_exit,
-		rep->no_entry);
+	fprintf(fp, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"42\">%zu calls, %s traced;",
+		SVG_WIDTH / 2, rep->nr_calls, fr_fmt_ns(total, sizeof(total), svg.total));
+	fprintf(fp, " lost records: %llu; calls without exit: %llu; without entry: %llu</text>\n",
+		(unsigned long long)rep->lost, (unsigned long long)rep->no_exit,
+		(unsigned long long)rep->no_entry);
 	fprintf(fp, "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n",
 		SVG_XPAD);
 	fprintf(fp, "<text id=\"search\" x=\"%d\" y=\"24\">Search</text>\n",
@@ -1510,7 +1520,8 @@ int fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *ti
 /* ns as us with three decimals, exact */
 static void fr_json_us(FILE *fp, u64 ns)
 {
-	fprintf(fp, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+	fprintf(fp, "%llu.%03llu", (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
 }
 
 /**
@@ -1547,11 +1558,12 @@ int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 		fr_json_us(fp, c->entry);
 		fprintf(fp, ",\"dur\":");
 		fr_json_us(fp, c->duration);
-		fprintf(fp, ",\"pid\":%d,\"tid\":%d,\"args\":{\"level\":%d,"
-			"\"ret_ip\":\"0x%" PRIx64 "\",\"retval\":\"0x%" PRIx64 "\"",
-			c->pid, c->tid, c->level, c->ret_ip, c->retval);
+		fprintf(fp, ",\"pid\":%d,\"tid\":%d,\"args\":{", c->pid, c->tid);
+		fprintf(fp, "\"level\":%d,\"ret_ip\":\"0x%llx\",\"retval\":\"0x%llx\"",
+			c->level, (unsigned long long)c->ret_ip, (unsigned long long)c->retval);
 		for (a = 0; a < c->nargs; a++)
-			fprintf(fp, ",\"arg%u\":\"0x%" PRIx64 "\"", a, c->args[a]);
+			fprintf(fp, ",\"arg%u\":\"0x%llx\"", a,
+				(unsigned long long)c->args[a]);
 		fprintf(fp, "}}");
 		sep = ",";
 	}

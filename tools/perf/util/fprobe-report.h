@@ -11,9 +11,9 @@ struct fprobe_report;
 
 struct fprobe_report_opts {
 	u64		min_latency;	/* ns; shorter calls are dropped from tree/hist/flame */
-	int		max_depth;	/* 0: unlimited; depth of the call-path tree */
+	int		max_depth;	/* 0: unlimited; levels of traced calls in the tree */
 	int		tid;		/* -1: all */
-	const char	*sort;		/* "total" (default), "self", "avg", "max", "count", "p99", "name" */
+	const char	*sort;		/* FPROBE_REPORT_SORT_KEYS, NULL: "total" */
 };
 
 /* The keys opts->sort takes, for an error message */

@@ -3,8 +3,10 @@
  * libFuzzer target of the fprobe PMU record decoding and of the perf fprobe
  * report: no input may crash them or make them read or write out of bounds.
  *
- * Build (harness/fuzz-report does), from tools/:
+ * Build (harness/fuzz-report does), from tools/, naming the entry point as
+ * libFuzzer wants it:
  *	clang -fsanitize=fuzzer,address,undefined -Iinclude -Iinclude/uapi \
+ *		-Dfprobe_report_fuzz_one=LLVMFuzzerTestOneInput \
  *		perf/tests/fuzz/fprobe-report-fuzz.c perf/util/fprobe-decode.c \
  *		perf/util/fprobe-report.c
  *
@@ -32,7 +34,7 @@
 #include "../../util/fprobe-decode.h"
 #include "../../util/fprobe-report.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int fprobe_report_fuzz_one(const uint8_t *data, size_t size);
 
 static const char * const fuzz_sorts[] = {
 	NULL, "total", "self", "avg", "max", "count", "p99", "name",
@@ -97,7 +99,7 @@ static void fuzz_call(struct fprobe_report *rep, const uint8_t *hdr, const uint8
 	fprobe_report__add(rep, &call);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fprobe_report_fuzz_one(const uint8_t *data, size_t size)
 {
 	struct fprobe_report_opts opts = { .tid = -1, };
 	struct fprobe_report *rep;
