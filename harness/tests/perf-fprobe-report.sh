@@ -2,6 +2,7 @@
 # perf test "fprobe report" on the host: the C tests of the fprobe record
 # decoding and of the report (tree values, histograms, folded stacks, SVG,
 # Chrome trace) all pass, the SVG they write is well-formed XML (xmllint)
+# whose script zooms and searches (svg-flamegraph-check.js, under node),
 # and the Chrome trace valid JSON (python3 -m json.tool).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,6 +35,11 @@ echo "ok: perf test 'fprobe report': $pass of $cases cases passed"
 [ -s "$out/fprobe-report.svg" ] || fail "the SVG test wrote no $out/fprobe-report.svg"
 xmllint --noout "$out/fprobe-report.svg" || fail "the SVG flame graph is not well-formed XML"
 echo "ok: the SVG flame graph is well-formed XML"
+node "$TOP/harness/tests/svg-flamegraph-check.js" "$out/fprobe-report.svg" >"$out/js.log" 2>&1 || {
+	sed 's/^/    /' "$out/js.log"
+	fail "the SVG flame graph's script does not zoom or search right"
+}
+echo "ok: the SVG flame graph zooms, resets and searches ($(grep -c '^ok ' "$out/js.log") checks)"
 [ -s "$out/fprobe-report.json" ] || fail "the Chrome test wrote no $out/fprobe-report.json"
 python3 -m json.tool "$out/fprobe-report.json" >/dev/null ||
 	fail "the Chrome trace is not valid JSON"
