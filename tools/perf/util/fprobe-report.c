@@ -106,7 +106,6 @@ struct fr_stats {
 	u64		total;
 	u64		self;
 	u64		max;
-	u64		min;
 	u64		p99;
 	u64		*durs;		/* durations, until p99 is known */
 	size_t		nr_durs;
@@ -134,15 +133,13 @@ struct fr_node_key {
 };
 
 struct fr_node {
-	struct fr_node_key	key;
-	struct fr_node		*parent;
+	struct fr_node_key	key;		/* parent, name, kind */
 	struct fr_node		**children;
 	size_t			nr_children;
 	size_t			alloc_children;
 	struct fr_stats		stats;
-	int			level;		/* of traced calls, 0 for frames */
 	u64			flame_total;	/* width in a flame graph */
-	u64			flame_self;
+	u64			flame_self;	/* flame_total less the children's */
 };
 
 /* A call with both entry and exit, kept by the filters */
@@ -180,7 +177,8 @@ struct fprobe_report {
 	u64				no_exit;
 	u64				no_entry;
 	u64				nr_threads;
-	bool				finished;
+	bool				finished;	/* finish was called */
+	bool				ready;		/* and succeeded */
 };
 
 /* Sums of durations stop at U64_MAX rather than wrap */
@@ -535,8 +533,6 @@ static int fr_stats__add(struct fr_stats *st, u64 duration, u64 self)
 	if (fr_grow(&st->durs, &st->alloc_durs, st->nr_durs, sizeof(u64)))
 		return -ENOMEM;
 	st->durs[st->nr_durs++] = duration;
-	if (!st->count || duration < st->min)
-		st->min = duration;
 	if (duration > st->max)
 		st->max = duration;
 	st->count++;
@@ -609,8 +605,6 @@ static struct fr_node *fr_node__child(struct fprobe_report *rep, struct fr_node 
 	if (!node)
 		return NULL;
 	node->key = key;
-	node->parent = parent;
-	node->level = kind == FR_NODE_CALL ? parent->level + 1 : 0;
 	if (fr_map__add(&rep->nodes, &node->key, sizeof(node->key), node)) {
 		free(node);
 		return NULL;
@@ -816,6 +810,7 @@ int fprobe_report__finish(struct fprobe_report *rep)
 	fr_cur_sort = rep->sort;
 	qsort(rep->func_list, rep->nr_funcs, sizeof(*rep->func_list), fr_func_cmp);
 	fr_node__finish(&rep->root);
+	rep->ready = true;
 	return 0;
 }
 
@@ -893,7 +888,7 @@ static void fr_print_header(const struct fprobe_report *rep, FILE *fp, const cha
 
 static int fr_check_output(const struct fprobe_report *rep, FILE *fp)
 {
-	if (!rep || !fp || !rep->finished)
+	if (!rep || !fp || !rep->ready)
 		return -EINVAL;
 	return 0;
 }
@@ -936,7 +931,7 @@ static void fr_print_node(const struct fprobe_report *rep, const struct fr_node 
  * Frames of the kernel callchain show the count and total of the traced
  * calls below them, and '-' for what only traced calls have.
  *
- * Return: 0, -EINVAL if @rep is not finished, -EIO on a write error.
+ * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
  */
 int fprobe_report__print_tree(struct fprobe_report *rep, FILE *fp)
 {
@@ -1038,7 +1033,7 @@ static void fr_print_func_hist(const struct fr_func *fn, FILE *fp)
  * Buckets are log2 of the duration in ns, from the first to the last one
  * used; functions come in the report's sort order.
  *
- * Return: 0, -EINVAL if @rep is not finished, -EIO on a write error.
+ * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
  */
 int fprobe_report__print_hist(struct fprobe_report *rep, FILE *fp)
 {
@@ -1133,7 +1128,7 @@ static int fr_node__height(const struct fr_node *node)
  * inferno and speedscope weight frames by time. In names, ';' becomes ':'
  * and blanks and control characters '_'.
  *
- * Return: 0, -EINVAL if @rep is not finished, -ENOMEM, -EIO on a write error.
+ * Return: 0, -EINVAL unless @rep was finished, -ENOMEM, -EIO on a write error.
  */
 int fprobe_report__write_folded(struct fprobe_report *rep, FILE *fp)
 {
@@ -1466,7 +1461,7 @@ static const char fr_svg_script[] =
  * no external script, style sheet or font; inline script for click to
  * zoom, Reset Zoom, and search with the matched share of the time.
  *
- * Return: 0, -EINVAL if @rep is not finished, -ENOMEM, -EIO on a write error.
+ * Return: 0, -EINVAL unless @rep was finished, -ENOMEM, -EIO on a write error.
  */
 int fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *title)
 {
@@ -1535,7 +1530,7 @@ static void fr_json_us(FILE *fp, u64 ns)
  * strings since JSON numbers lose 64-bit precision. Opens in Perfetto and
  * chrome://tracing.
  *
- * Return: 0, -EINVAL if @rep is not finished, -EIO on a write error.
+ * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
  */
 int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 {
