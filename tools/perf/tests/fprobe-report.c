@@ -713,14 +713,15 @@ static int test__fprobe_report_filters(struct test_suite *test __maybe_unused,
 }
 
 static struct test_case tests__fprobe_report[] = {
-	TEST_CASE("fprobe PMU record decoding", fprobe_report_decode),
-	TEST_CASE("Call nesting and tree values", fprobe_report_tree),
-	TEST_CASE("Latency histograms", fprobe_report_hist),
-	TEST_CASE("Folded stacks", fprobe_report_folded),
-	TEST_CASE("SVG flame graph", fprobe_report_svg),
-	TEST_CASE("Chrome trace events", fprobe_report_chrome),
-	TEST_CASE("Calls without entry or exit, bad input", fprobe_report_partial),
-	TEST_CASE("Latency, depth and thread filters", fprobe_report_filters),
+	/* "fprobe report" in each, so that perf test 'fprobe report' runs them all */
+	TEST_CASE("fprobe report: PMU record decoding", fprobe_report_decode),
+	TEST_CASE("fprobe report: call nesting and tree values", fprobe_report_tree),
+	TEST_CASE("fprobe report: latency histograms", fprobe_report_hist),
+	TEST_CASE("fprobe report: folded stacks", fprobe_report_folded),
+	TEST_CASE("fprobe report: SVG flame graph", fprobe_report_svg),
+	TEST_CASE("fprobe report: Chrome trace events", fprobe_report_chrome),
+	TEST_CASE("fprobe report: calls without entry or exit", fprobe_report_partial),
+	TEST_CASE("fprobe report: latency, depth and thread filters", fprobe_report_filters),
 	{	.name = NULL, }
 };
 
