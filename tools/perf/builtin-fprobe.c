@@ -159,7 +159,7 @@ struct perf_fprobe {
 	int			pmu_type;	/* -1: tracefs fallback */
 	/* report */
 	struct fprobe_report_opts ropts;
-	unsigned int		outputs;
+	int			outputs;
 	const char		*flame_file;
 	const char		*chrome_file;
 	const char		*min_latency_str;
@@ -630,7 +630,7 @@ static int fprobe__prepare_probes(struct perf_fprobe *fprobe)
 
 /* ---- tracefs fallback: fprobe events in dynamic_events ------------------- */
 
-static int fprobe__write_dynevent(const char *cmd, bool quiet)
+static int fprobe__write_dynevent(const char *cmd, bool silent)
 {
 	char *path = get_tracing_file("dynamic_events");
 	int fd, err = 0;
@@ -644,7 +644,7 @@ static int fprobe__write_dynevent(const char *cmd, bool quiet)
 	pr_debug("dynamic_events: %s\n", cmd);
 	if (write(fd, cmd, strlen(cmd)) < 0) {
 		err = -errno;
-		if (!quiet)
+		if (!silent)
 			pr_debug("writing '%s' to dynamic_events: %s\n", cmd,
 				 strerror(errno));
 	}
@@ -672,7 +672,7 @@ static void print_tracefs_error_log(void)
 /* An event name for @func: tracefs takes [A-Za-z0-9_] */
 static char *fprobe__event_name(struct perf_fprobe *fprobe, const char *func)
 {
-	char base[40], name[48], *p;
+	char base[40], name[56], *p;
 	int i, n = 0;
 
 	snprintf(base, sizeof(base), "%s", func);
@@ -733,11 +733,18 @@ static int fprobe__add_events(struct perf_fprobe *fprobe)
 		}
 		f->added = true;
 
-		scnprintf(cmd, sizeof(cmd), "f:%s/%s__return %s%%return %s=$retval:%s",
-			  FPROBE_GROUP, f->event, f->name, FPROBE_RETVAL,
-			  f->dwarf && f->dwarf->ret.kind != FPROBE_TYPE_VOID ?
-			  fprobe_type__fetch_type(&f->dwarf->ret) : "x64");
+		len = scnprintf(cmd, sizeof(cmd), "f:%s/%s__return %s%%return",
+				FPROBE_GROUP, f->event, f->name);
+		if (!f->dwarf || f->dwarf->ret.kind != FPROBE_TYPE_VOID)
+			scnprintf(cmd + len, sizeof(cmd) - len, " %s=$retval:%s",
+				  FPROBE_RETVAL, f->dwarf ?
+				  fprobe_type__fetch_type(&f->dwarf->ret) : "x64");
 		err = fprobe__write_dynevent(cmd, false);
+		if (err && !f->dwarf) {
+			/* no DWARF: BTF may know that it returns void */
+			cmd[len] = '\0';
+			err = fprobe__write_dynevent(cmd, false);
+		}
 		if (err) {
 			pr_err("failed to add the fprobe event '%s': %s\n", cmd,
 			       strerror(-err));
@@ -877,8 +884,8 @@ static bool tid_equal(long a, long b, void *ctx __maybe_unused)
 struct fprobe_fix {
 	u64	time;
 	u64	func;
-	u64	*period;	/* in the mapped file */
-	u64	*ip;
+	__u64	*period;	/* in the mapped file */
+	__u64	*ip;
 	s32	tid;
 	bool	exit;
 	u32	order;
@@ -894,14 +901,14 @@ static int fprobe_fix__cmp(const void *a, const void *b)
 }
 
 /* Where the u64 of @bit is in the sample array, or NULL */
-static u64 *sample_field(union perf_event *event, u64 type, u64 bit)
+static __u64 *sample_field(union perf_event *event, u64 type, u64 bit)
 {
 	static const u64 order[] = {
 		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
 		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
 		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
 	};
-	u64 *array = event->sample.array;
+	__u64 *array = event->sample.array;
 	size_t i;
 
 	if (!(type & bit))
@@ -931,9 +938,11 @@ static int fprobe__fixup_periods(const char *path)
 	u64 off, size, map_off, pos;
 	void *map = MAP_FAILED;
 	size_t map_len = 0;
+	struct perf_tool tool;
 	int fd = -1, err = -1;
 
-	session = perf_session__new(&data, NULL);
+	perf_tool__init(&tool, /*ordered_events=*/false);
+	session = perf_session__new(&data, &tool);
 	if (IS_ERR(session))
 		return -1;
 	if (session->header.needs_swap || session->evlist->core.nr_entries == 0)
@@ -1019,7 +1028,7 @@ static int fprobe__fixup_periods(const char *path)
 		if (prev < 0)
 			continue;	/* exit without entry: leave period 1 */
 		if (fix->period)
-			*fix->period = max(fix->time - fixes[prev].time, 1ULL);
+			*fix->period = max_t(u64, fix->time - fixes[prev].time, 1);
 		if (fix->ip)
 			*fix->ip = fix->func;
 		/* calls above it lost their exit: they leave the stack too */
@@ -1047,7 +1056,7 @@ out_delete:
 static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 			  int argc, const char **argv)
 {
-	const char **rec_argv;
+	const char **rec_argv, **run_argv;
 	int rec_argc, ret = -1, i;
 	struct perf_pmu *pmu = NULL;
 
@@ -1080,12 +1089,20 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 	if (!rec_argv)
 		goto out_remove;
 
+	/* perf record reorders its argv: keep the strings to free them */
+	run_argv = calloc(rec_argc + 1, sizeof(*run_argv));
+	if (!run_argv)
+		goto out_free_argv;
+	memcpy(run_argv, rec_argv, rec_argc * sizeof(*run_argv));
+
 	if (fprobe->duration > 0) {
 		signal(SIGALRM, fprobe__alarm);
 		alarm(fprobe->duration);
 	}
-	ret = cmd_record(rec_argc, rec_argv);
+	ret = cmd_record(rec_argc, run_argv);
 	alarm(0);
+	free(run_argv);
+out_free_argv:
 	for (i = 0; i < rec_argc; i++)
 		free((char *)rec_argv[i]);
 	free(rec_argv);
@@ -1393,12 +1410,14 @@ static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
 {
 	struct fprobe_task *task = fprobe__task(fprobe, sample->tid);
 	u64 func = evsel__intval(evsel, sample, "__probe_func");
-	u64 retval = evsel__intval(evsel, sample, FPROBE_RETVAL);
+	u64 retval = 0;
 	struct fprobe_call call;
 	int i, err;
 
 	if (!task)
 		return -ENOMEM;
+	if (tep_find_field(evsel->tp_format, FPROBE_RETVAL))
+		retval = evsel__intval(evsel, sample, FPROBE_RETVAL);
 	for (i = task->nr - 1; i >= 0; i--) {
 		if (task->stack[i].call.func == func)
 			break;
@@ -1578,7 +1597,7 @@ static int fprobe__write_file(struct perf_fprobe *fprobe, const char *path,
 
 static int fprobe__output(struct perf_fprobe *fprobe)
 {
-	unsigned int out = fprobe->outputs;
+	int out = fprobe->outputs;
 	int err = 0;
 
 	if (!out)
@@ -1778,6 +1797,20 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	fprobe_dwarf__delete(fprobe->dwarf);
 }
 
+/* The options of recording, in perf fprobe and perf fprobe record */
+#define FPROBE_RECORD_OPTIONS(f)					\
+	OPT_CALLBACK('a', "add", &(f), "'FUNC|GLOB [PARAM...]'",	\
+		     "Trace the matching functions, with the named parameters", \
+		     parse_probe),					\
+	OPT_BOOLEAN('A', "all-cpus", &(f).target.system_wide,		\
+		    "System-wide collection from all CPUs"),		\
+	OPT_STRING('p', "pid", &(f).target.pid, "pid",			\
+		   "Trace on existing process id"),			\
+	OPT_INTEGER(0, "duration", &(f).duration,			\
+		    "Stop recording after this many seconds"),		\
+	OPT_BOOLEAN(0, "tracefs", &(f).force_tracefs,			\
+		    "Use fprobe events in tracefs even with the fprobe PMU"),
+
 int cmd_fprobe(int argc, const char **argv)
 {
 	struct perf_fprobe fprobe = {
@@ -1797,20 +1830,6 @@ int cmd_fprobe(int argc, const char **argv)
 		   "Show the parameters of a function and their types, from DWARF"),
 	OPT_STRING_OPTARG('l', "list", &fprobe.list_glob, "glob",
 			  "List traceable functions (matching a glob)", "*"),
-	OPT_END()
-	};
-	const struct option record_only_options[] = {
-	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB [PARAM...]'",
-		     "Trace the functions matching FUNC|GLOB, capturing the named parameters",
-		     parse_probe),
-	OPT_BOOLEAN('A', "all-cpus", &fprobe.target.system_wide,
-		    "System-wide collection from all CPUs"),
-	OPT_STRING('p', "pid", &fprobe.target.pid, "pid",
-		   "Trace on existing process id"),
-	OPT_INTEGER(0, "duration", &fprobe.duration,
-		    "Stop recording after this many seconds"),
-	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,
-		    "Use fprobe events in tracefs even if the fprobe PMU exists"),
 	OPT_END()
 	};
 	const struct option report_only_options[] = {
@@ -1835,24 +1854,23 @@ int cmd_fprobe(int argc, const char **argv)
 	OPT_INTEGER(0, "tid", &fprobe.ropts.tid, "Only calls of this thread"),
 	OPT_STRING('s', "sort", &fprobe.ropts.sort, "key",
 		   "Sort by: total (default), self, avg, max, count, p99, name"),
-	OPT_END()
+	OPT_PARENT(common_options),
 	};
 	const struct option record_options[] = {
 	OPT_STRING('o', "output", &fprobe.output, "file", "Output file name"),
-	OPT_PARENT(record_only_options),
+	FPROBE_RECORD_OPTIONS(fprobe)
 	OPT_PARENT(common_options),
 	};
 	const struct option report_options[] = {
 	OPT_STRING('i', "input", &fprobe.input, "file", "Input file name"),
 	OPT_PARENT(report_only_options),
-	OPT_PARENT(common_options),
 	};
+	/* record, then report */
 	const struct option default_options[] = {
 	OPT_STRING('o', "output", &fprobe.output, "file",
 		   "Keep the recording in this file"),
-	OPT_PARENT(record_only_options),
+	FPROBE_RECORD_OPTIONS(fprobe)
 	OPT_PARENT(report_only_options),
-	OPT_PARENT(common_options),
 	};
 	const char * const fprobe_usage[] = {
 		"perf fprobe [<options>] -a 'FUNC|GLOB [PARAM...]' [-- <command>]",

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,10 +172,11 @@ static int fprobe_type__init(struct fprobe_type *type, Dwarf_Die *die)
 	if (strbuf_init(&sb, 32) < 0)
 		return -ENOMEM;
 	if (die_get_typename(die, &sb) < 0 || sb.len == 0) {
-		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "(unknown_type)");
+		strbuf_release(&sb);
+		type->name = strdup("(unknown_type)");
+	} else {
+		type->name = strbuf_detach(&sb, NULL);
 	}
-	type->name = strbuf_detach(&sb, NULL);
 	if (!type->name)
 		return -ENOMEM;
 

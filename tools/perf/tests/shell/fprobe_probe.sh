@@ -1,0 +1,88 @@
+#!/bin/bash
+# perf fprobe: -V and -l, and clear errors for bad probes
+# SPDX-License-Identifier: GPL-2.0
+
+set -e
+
+# shellcheck source=lib/fprobe.sh
+. "$(dirname "$0")"/lib/fprobe.sh
+
+skip_if_no_fprobe
+
+err=0
+tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXX)
+
+cleanup() {
+	rm -rf "$tmpdir"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup TERM INT
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+# -V: the parameters of vfs_read by name with their DWARF types
+perf fprobe -V vfs_read >"$tmpdir/vars"
+cat "$tmpdir/vars"
+grep -q '^ssize_t vfs_read(struct file\* file, char\* buf, size_t count, loff_t\* pos)$' \
+	"$tmpdir/vars" || fail "-V vfs_read prototype"
+grep -Eq '^  arg3 +count +size_t +u64$' "$tmpdir/vars" || fail "-V vfs_read: count is not size_t/u64"
+grep -Eq '^  return +ssize_t +s64$' "$tmpdir/vars" || fail "-V vfs_read: return type"
+
+# -l: traceable functions by glob
+perf fprobe -l 'vfs_rea*' >"$tmpdir/list"
+grep -qx vfs_read "$tmpdir/list" || fail "-l 'vfs_rea*' does not list vfs_read"
+if grep -v '^vfs_rea' "$tmpdir/list"; then
+	fail "-l 'vfs_rea*' lists functions that do not match"
+fi
+if perf fprobe -l 'no_such_function_*' >/dev/null 2>&1; then
+	fail "-l with no match succeeds"
+fi
+
+# a misspelt function: an error naming the close matches, exit status != 0
+if perf fprobe -a vfs_raed -- true 2>"$tmpdir/err"; then
+	fail "unknown function accepted"
+fi
+cat "$tmpdir/err"
+grep -q 'unknown function vfs_raed' "$tmpdir/err" || fail "no 'unknown function' error"
+grep -q 'close matches.* vfs_read' "$tmpdir/err" || fail "vfs_read not suggested"
+
+# a misspelt parameter: the close parameter names
+if perf fprobe -a 'vfs_read cuont' -- true 2>"$tmpdir/err"; then
+	fail "unknown parameter accepted"
+fi
+cat "$tmpdir/err"
+grep -q "vfs_read has no parameter 'cuont'" "$tmpdir/err" || fail "no parameter error"
+grep -q 'close matches.* count' "$tmpdir/err" || fail "count not suggested"
+
+# a function the kernel has but ftrace cannot trace
+notrace=$(awk '$2 ~ /^[tT]$/ { print $3 }' /proc/kallsyms | sort -u |
+	comm -23 - <(sed 's/ .*//' /sys/kernel/tracing/available_filter_functions | sort -u) |
+	grep -E '^[a-z_][a-z0-9_]*$' | head -1)
+if [ -n "$notrace" ]; then
+	if perf fprobe -a "$notrace" -- true 2>"$tmpdir/err"; then
+		fail "notrace function $notrace accepted"
+	fi
+	cat "$tmpdir/err"
+	grep -q "$notrace is not traceable" "$tmpdir/err" || fail "no 'not traceable' error"
+fi
+
+# bad report options
+if perf fprobe report --sort bogus -i /dev/null 2>/dev/null; then
+	fail "--sort bogus accepted"
+fi
+if perf fprobe report --min-latency 10xs -i /dev/null 2>/dev/null; then
+	fail "--min-latency 10xs accepted"
+fi
+
+[ "$(grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events || true)" = 0 ] ||
+	fail "fprobe events left in dynamic_events"
+exit $err

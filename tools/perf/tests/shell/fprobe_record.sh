@@ -1,0 +1,88 @@
+#!/bin/bash
+# perf fprobe: exact vfs_read count, args and retval of dd bs=1 count=1000
+# SPDX-License-Identifier: GPL-2.0
+#
+# dd reads /dev/zero one byte at a time: each of its 1000 reads is one
+# vfs_read(count=1) returning 1. perf fprobe record, traced only for the
+# workload, must see exactly those calls (plus the reads dd makes as it
+# starts, counted apart), and perf fprobe report, perf report and perf
+# script must all read the recording.
+
+set -e
+
+# shellcheck source=lib/fprobe.sh
+. "$(dirname "$0")"/lib/fprobe.sh
+
+skip_if_no_fprobe
+
+err=0
+tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXX)
+data=$tmpdir/fprobe.data
+
+cleanup() {
+	rm -rf "$tmpdir"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup TERM INT
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+# the tracefs fallback must leave no fprobe event behind
+events_left() {
+	grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events 2>/dev/null || true
+}
+
+echo "path: $(fprobe_path)"
+perf fprobe record -a 'vfs_read count' -o "$data" -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=1000 2>"$tmpdir/record.err" ||
+	{ cat "$tmpdir/record.err"; fail "perf fprobe record"; exit 1; }
+grep -q '^perf fprobe: using' "$tmpdir/record.err" ||
+	fail "perf fprobe does not say which path it uses"
+[ "$(events_left)" = 0 ] || fail "fprobe events left in dynamic_events"
+
+perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>"$tmpdir/report.err" ||
+	{ cat "$tmpdir/report.err"; fail "perf fprobe report --calls"; exit 1; }
+
+# every call of the 1000 one-byte reads: count=1 by DWARF name, retval 1
+ones=$(grep -c 'vfs_read(.*count=1) = 1$' "$tmpdir/calls" || true)
+all=$(grep -c 'vfs_read(' "$tmpdir/calls" || true)
+echo "vfs_read calls: $all, of them count=1 returning 1: $ones"
+[ "$ones" -eq 1000 ] || fail "expected exactly 1000 vfs_read(count=1) = 1, got $ones"
+# dd (busybox) reads nothing else than the 1000 bytes
+[ "$all" -eq 1000 ] || fail "expected exactly 1000 vfs_read calls of dd, got $all"
+grep -q ' 1000 calls' "$tmpdir/report.err" ||
+	fail "report summary is not '1000 calls': $(cat "$tmpdir/report.err")"
+if grep -q 'no exit\|no entry' "$tmpdir/calls"; then
+	fail "calls without entry or exit in a clean recording"
+fi
+
+# durations: every completed call has one, positive
+bad=$(awk '/vfs_read\(/ && $4 + 0 <= 0 { n++ } END { print n + 0 }' "$tmpdir/calls")
+[ "$bad" -eq 0 ] || fail "$bad calls with no positive duration"
+
+# perf script sees the records
+if [ "$(fprobe_path)" = tracefs ]; then
+	n=$(perf script -i "$data" 2>/dev/null | grep -c 'perf_fprobe:vfs_read__return:' || true)
+else
+	n=$(perf script -i "$data" 2>/dev/null | grep -c 'vfs_read' || true)
+fi
+[ "$n" -eq 1000 ] || fail "perf script shows $n exit records, expected 1000"
+
+# perf report ranks by time: the period of the exits is the duration in ns
+perf report -i "$data" --stdio --sort sym -F overhead,period,sym 2>/dev/null \
+	>"$tmpdir/report" || fail "perf report -i"
+grep -q 'vfs_read' "$tmpdir/report" || fail "perf report does not show vfs_read"
+total=$(perf script -i "$data" -F event,period 2>/dev/null |
+	awk '/vfs_read__return|fprobe/ { s += $NF } END { print s + 0 }')
+[ "$total" -gt 1000 ] || fail "exit periods sum to $total: not durations in ns"
+
+exit $err
