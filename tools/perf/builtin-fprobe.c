@@ -1925,6 +1925,13 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	}
 	if (fprobe.list_glob) {
+		/* -l GLOB: an optional argument given apart */
+		if (argc == 1 && !strcmp(fprobe.list_glob, "*"))
+			fprobe.list_glob = argv[0];
+		else if (argc) {
+			pr_err("-l takes one glob\n");
+			goto out;
+		}
 		ret = fprobe__list(&fprobe);
 		goto out;
 	}
