@@ -680,7 +680,7 @@ static char *fprobe__event_name(struct perf_fprobe *fprobe, const char *func)
 		if (!isalnum(*p) && *p != '_')
 			*p = '_';
 	}
-	strcpy(name, base);
+	snprintf(name, sizeof(name), "%s", base);
 again:
 	for (i = 0; i < fprobe->nr_funcs; i++) {
 		if (fprobe->funcs[i].event && !strcmp(fprobe->funcs[i].event, name)) {
@@ -1797,20 +1797,6 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	fprobe_dwarf__delete(fprobe->dwarf);
 }
 
-/* The options of recording, in perf fprobe and perf fprobe record */
-#define FPROBE_RECORD_OPTIONS(f)					\
-	OPT_CALLBACK('a', "add", &(f), "'FUNC|GLOB [PARAM...]'",	\
-		     "Trace the matching functions, with the named parameters", \
-		     parse_probe),					\
-	OPT_BOOLEAN('A', "all-cpus", &(f).target.system_wide,		\
-		    "System-wide collection from all CPUs"),		\
-	OPT_STRING('p', "pid", &(f).target.pid, "pid",			\
-		   "Trace on existing process id"),			\
-	OPT_INTEGER(0, "duration", &(f).duration,			\
-		    "Stop recording after this many seconds"),		\
-	OPT_BOOLEAN(0, "tracefs", &(f).force_tracefs,			\
-		    "Use fprobe events in tracefs even with the fprobe PMU"),
-
 int cmd_fprobe(int argc, const char **argv)
 {
 	struct perf_fprobe fprobe = {
@@ -1839,7 +1825,8 @@ int cmd_fprobe(int argc, const char **argv)
 		FPROBE_OUT_HIST),
 	OPT_BIT(0, "calls", &fprobe.outputs, "List every call with its arguments and return value",
 		FPROBE_OUT_CALLS),
-	OPT_BIT(0, "folded", &fprobe.outputs, "Print folded stacks weighted by time (flamegraph.pl)",
+	OPT_BIT(0, "folded", &fprobe.outputs,
+		"Print folded stacks weighted by time (flamegraph.pl)",
 		FPROBE_OUT_FOLDED),
 	{ .type = OPTION_CALLBACK, .long_name = "flame", .value = &fprobe.flame_file,
 	  .argh = "file.svg", .help = "Write a flame graph weighted by time as SVG",
@@ -1856,20 +1843,25 @@ int cmd_fprobe(int argc, const char **argv)
 		   "Sort by: total (default), self, avg, max, count, p99, name"),
 	OPT_PARENT(common_options),
 	};
+	/* perf fprobe and perf fprobe record: record, then report */
 	const struct option record_options[] = {
-	OPT_STRING('o', "output", &fprobe.output, "file", "Output file name"),
-	FPROBE_RECORD_OPTIONS(fprobe)
-	OPT_PARENT(common_options),
+	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB [PARAM...]'",
+		     "Trace the matching functions, with the named parameters",
+		     parse_probe),
+	OPT_BOOLEAN('A', "all-cpus", &fprobe.target.system_wide,
+		    "System-wide collection from all CPUs"),
+	OPT_STRING('p', "pid", &fprobe.target.pid, "pid",
+		   "Trace on existing process id"),
+	OPT_INTEGER(0, "duration", &fprobe.duration,
+		    "Stop recording after this many seconds"),
+	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,
+		    "Use fprobe events in tracefs even with the fprobe PMU"),
+	OPT_STRING('o', "output", &fprobe.output, "file",
+		   "Write the recording to this file (perf fprobe record: perf.data)"),
+	OPT_PARENT(report_only_options),
 	};
 	const struct option report_options[] = {
 	OPT_STRING('i', "input", &fprobe.input, "file", "Input file name"),
-	OPT_PARENT(report_only_options),
-	};
-	/* record, then report */
-	const struct option default_options[] = {
-	OPT_STRING('o', "output", &fprobe.output, "file",
-		   "Keep the recording in this file"),
-	FPROBE_RECORD_OPTIONS(fprobe)
 	OPT_PARENT(report_only_options),
 	};
 	const char * const fprobe_usage[] = {
@@ -1879,7 +1871,7 @@ int cmd_fprobe(int argc, const char **argv)
 		"perf fprobe -V FUNC | -l [GLOB]",
 		NULL
 	};
-	const struct option *options = default_options;
+	const struct option *options = record_options;
 	char tmp_path[] = "/tmp/perf-fprobe-XXXXXX";
 	const char *data_path;
 	bool tmp_file = false;
@@ -1888,12 +1880,11 @@ int cmd_fprobe(int argc, const char **argv)
 	if (argc > 1) {
 		if (!strcmp(argv[1], "record")) {
 			fprobe.record_only = true;
-			options = record_options;
 		} else if (!strcmp(argv[1], "report")) {
 			fprobe.report_only = true;
 			options = report_options;
 		}
-		if (options != default_options) {
+		if (fprobe.record_only || fprobe.report_only) {
 			argc--;
 			argv++;
 		}
@@ -1926,9 +1917,9 @@ int cmd_fprobe(int argc, const char **argv)
 	}
 	if (fprobe.list_glob) {
 		/* -l GLOB: an optional argument given apart */
-		if (argc == 1 && !strcmp(fprobe.list_glob, "*"))
+		if (argc == 1 && !strcmp(fprobe.list_glob, "*")) {
 			fprobe.list_glob = argv[0];
-		else if (argc) {
+		} else if (argc) {
 			pr_err("-l takes one glob\n");
 			goto out;
 		}
@@ -1946,6 +1937,10 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	}
 
+	if (fprobe.record_only && (fprobe.outputs || fprobe.min_latency_str)) {
+		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
+		goto out;
+	}
 	if (!argc && !fprobe.target.pid && !fprobe.target.system_wide) {
 		pr_err("nothing to trace: give a command, -p PID or -A\n");
 		parse_options_usage(fprobe_usage, options, NULL, 0);

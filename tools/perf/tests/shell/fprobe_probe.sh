@@ -34,7 +34,8 @@ perf fprobe -V vfs_read >"$tmpdir/vars"
 cat "$tmpdir/vars"
 grep -q '^ssize_t vfs_read(struct file\* file, char\* buf, size_t count, loff_t\* pos)$' \
 	"$tmpdir/vars" || fail "-V vfs_read prototype"
-grep -Eq '^  arg3 +count +size_t +u64$' "$tmpdir/vars" || fail "-V vfs_read: count is not size_t/u64"
+grep -Eq '^  arg3 +count +size_t +u64$' "$tmpdir/vars" ||
+	fail "-V vfs_read: count is not size_t/u64"
 grep -Eq '^  return +ssize_t +s64$' "$tmpdir/vars" || fail "-V vfs_read: return type"
 
 # -l: traceable functions by glob
