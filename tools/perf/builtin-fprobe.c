@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -187,9 +186,22 @@ static bool has_suffix(const char *s, const char *suffix)
  * --duration: perf record stops on SIGINT as on Ctrl-C, so the timer turns
  * into one, delivered to the thread polling the ring buffers.
  */
+static volatile sig_atomic_t fprobe_interrupted;
+static volatile sig_atomic_t fprobe_has_workload;
+
 static void fprobe__alarm(int sig __maybe_unused)
 {
-	raise(SIGINT);
+	/*
+	 * perf record ends on SIGCHLD as on SIGINT, but exits by SIGINT
+	 * afterwards: without a workload, end it as if one had exited.
+	 */
+	raise(fprobe_has_workload ? SIGINT : SIGCHLD);
+}
+
+/* Ctrl-C before recording starts: stop setting up, remove the events */
+static void fprobe__sigint(int sig __maybe_unused)
+{
+	fprobe_interrupted = 1;
 }
 
 /* ---- traceable functions ---------------------------------------------- */
@@ -622,6 +634,10 @@ static int fprobe__prepare_probes(struct perf_fprobe *fprobe)
 			return -1;
 	}
 	for (i = 0; i < fprobe->nr_funcs; i++) {
+		if (fprobe_interrupted) {
+			pr_err("interrupted\n");
+			return -1;
+		}
 		if (fprobe__resolve_params(fprobe, &fprobe->funcs[i]) < 0)
 			return -1;
 	}
@@ -700,6 +716,11 @@ static int fprobe__add_events(struct perf_fprobe *fprobe)
 		struct fprobe_target_func *f = &fprobe->funcs[i];
 		struct fprobe_probe *probe = f->probe;
 		int len, err;
+
+		if (fprobe_interrupted) {
+			pr_err("interrupted while adding the fprobe events\n");
+			return -1;
+		}
 
 		f->event = fprobe__event_name(fprobe, f->name);
 		if (!f->event)
@@ -926,7 +947,8 @@ static __u64 *sample_field(union perf_event *event, u64 type, u64 bit)
  * Give each paired exit sample of a tracefs recording the duration of its
  * call as period and the function as ip: perf report then ranks functions
  * by time. The data section is a plain sequence of records (perf record
- * without -z or --threads), rewritten in place.
+ * without -z or --threads): it is read whole, and the changed fields are
+ * written back in place.
  */
 static int fprobe__fixup_periods(const char *path)
 {
@@ -934,11 +956,10 @@ static int fprobe__fixup_periods(const char *path)
 	struct perf_session *session;
 	struct fprobe_fix *fixes = NULL;
 	size_t nr = 0, alloc = 0, i;
-	struct hashmap *stacks;
-	u64 off, size, map_off, pos;
-	void *map = MAP_FAILED;
-	size_t map_len = 0;
+	struct hashmap *stacks = NULL;
 	struct perf_tool tool;
+	u64 off, size, pos;
+	char *buf = NULL;
 	int fd = -1, err = -1;
 
 	perf_tool__init(&tool, /*ordered_events=*/false);
@@ -948,23 +969,17 @@ static int fprobe__fixup_periods(const char *path)
 	if (session->header.needs_swap || session->evlist->core.nr_entries == 0)
 		goto out_delete;
 
-	stacks = hashmap__new(tid_hash, tid_equal, NULL);
-	fd = open(path, O_RDWR);
-	if (fd < 0 || IS_ERR(stacks))
-		goto out_free;
-
 	off = session->header.data_offset;
 	size = session->header.data_size;
-	map_off = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
-	map_len = size + (off - map_off);
-	if (!size)
-		goto out_ok;
-	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, map_off);
-	if (map == MAP_FAILED)
+	stacks = hashmap__new(tid_hash, tid_equal, NULL);
+	buf = malloc(size ?: 1);
+	fd = open(path, O_RDWR);
+	if (fd < 0 || IS_ERR(stacks) || !buf ||
+	    pread(fd, buf, size, off) != (ssize_t)size)
 		goto out_free;
 
 	for (pos = 0; pos + sizeof(struct perf_event_header) <= size;) {
-		union perf_event *event = map + (off - map_off) + pos;
+		union perf_event *event = (union perf_event *)(buf + pos);
 		struct perf_sample sample;
 		struct evsel *evsel;
 		struct fprobe_fix *fix;
@@ -1005,28 +1020,26 @@ static int fprobe__fixup_periods(const char *path)
 	}
 	qsort(fixes, nr, sizeof(*fixes), fprobe_fix__cmp);
 
-	/* one open call per thread and function depth: a stack per tid */
+	/*
+	 * The calls open on each thread, innermost first: a stack per tid,
+	 * linked through the index of the entry below (kept in ->order, no
+	 * longer needed once sorted).
+	 */
 	for (i = 0; i < nr; i++) {
-		struct fprobe_fix *fix = &fixes[i], *entry;
-		long key = fix->tid;
-		long prev;
+		struct fprobe_fix *fix = &fixes[i];
+		long key = fix->tid, prev = -1;
 
+		hashmap__find(stacks, key, &prev);
 		if (!fix->exit) {
-			/* link the entry to the open one below it */
-			entry = fix;
-			prev = -1;
-			hashmap__find(stacks, key, &prev);
-			entry->order = (u32)prev;	/* reuse: index of the one below */
+			fix->order = (u32)prev;
 			hashmap__insert(stacks, key, (long)i, HASHMAP_SET, NULL, NULL);
 			continue;
 		}
-		prev = -1;
-		hashmap__find(stacks, key, &prev);
-		/* find the innermost open entry of the same function */
+		/* the innermost open entry of the same function */
 		while (prev >= 0 && fixes[prev].func != fix->func)
 			prev = (s32)fixes[prev].order;
 		if (prev < 0)
-			continue;	/* exit without entry: leave period 1 */
+			continue;	/* exit without entry: keep period 1 */
 		if (fix->period)
 			*fix->period = max_t(u64, fix->time - fixes[prev].time, 1);
 		if (fix->ip)
@@ -1038,15 +1051,31 @@ static int fprobe__fixup_periods(const char *path)
 		else
 			hashmap__delete(stacks, key, NULL, NULL);
 	}
-out_ok:
+
+	/* write back the samples whose fields changed */
+	for (i = 0; i < nr; i++) {
+		__u64 *fields[] = { fixes[i].period, fixes[i].ip };
+		size_t j;
+
+		if (!fixes[i].exit)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(fields); j++) {
+			u64 at;
+
+			if (!fields[j])
+				continue;
+			at = off + ((char *)fields[j] - buf);
+			if (pwrite(fd, fields[j], sizeof(u64), at) != sizeof(u64))
+				goto out_free;
+		}
+	}
 	err = 0;
 out_free:
-	if (map != MAP_FAILED)
-		munmap(map, map_len);
 	if (fd >= 0)
 		close(fd);
-	if (!IS_ERR(stacks))
+	if (!IS_ERR_OR_NULL(stacks))
 		hashmap__free(stacks);
+	free(buf);
 	free(fixes);
 out_delete:
 	perf_session__delete(session);
@@ -1060,6 +1089,8 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 	int rec_argc, ret = -1, i;
 	struct perf_pmu *pmu = NULL;
 
+	signal(SIGINT, fprobe__sigint);
+	signal(SIGTERM, fprobe__sigint);
 	if (fprobe__prepare_probes(fprobe) < 0)
 		return -1;
 
@@ -1085,6 +1116,10 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 			goto out_remove;
 	}
 
+	if (fprobe_interrupted) {
+		pr_err("interrupted\n");
+		goto out_remove;
+	}
 	rec_argv = fprobe__record_argv(fprobe, output, argc, argv, &rec_argc);
 	if (!rec_argv)
 		goto out_remove;
@@ -1095,6 +1130,7 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 		goto out_free_argv;
 	memcpy(run_argv, rec_argv, rec_argc * sizeof(*run_argv));
 
+	fprobe_has_workload = argc > 0;
 	if (fprobe->duration > 0) {
 		signal(SIGALRM, fprobe__alarm);
 		alarm(fprobe->duration);
