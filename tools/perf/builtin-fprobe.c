@@ -186,8 +186,8 @@ static bool has_suffix(const char *s, const char *suffix)
  * --duration: perf record stops on SIGINT as on Ctrl-C, so the timer turns
  * into one, delivered to the thread polling the ring buffers.
  */
-static volatile sig_atomic_t fprobe_interrupted;
-static volatile sig_atomic_t fprobe_has_workload;
+static sig_atomic_t fprobe_interrupted;
+static sig_atomic_t fprobe_has_workload;
 
 static void fprobe__alarm(int sig __maybe_unused)
 {
