@@ -1939,7 +1939,7 @@ int cmd_fprobe(int argc, const char **argv)
 	}
 	if (!valid_sort_key(fprobe.ropts.sort)) {
 		pr_err("invalid --sort key '%s'\n", fprobe.ropts.sort);
-		parse_options_usage(fprobe_usage, options, "s", 1);
+		parse_options_usage(fprobe_usage, options, "s", true);
 		goto out;
 	}
 	if (fprobe.ropts.max_depth < 0 || fprobe.duration < 0) {
@@ -1966,7 +1966,7 @@ int cmd_fprobe(int argc, const char **argv)
 	if (fprobe.report_only) {
 		if (argc) {
 			pr_err("perf fprobe report takes no command\n");
-			parse_options_usage(fprobe_usage, options, NULL, 0);
+			parse_options_usage(fprobe_usage, options, "i", true);
 			goto out;
 		}
 		ret = fprobe__report(&fprobe, fprobe.input ?: "perf.data");
@@ -1979,7 +1979,7 @@ int cmd_fprobe(int argc, const char **argv)
 	}
 	if (!argc && !fprobe.target.pid && !fprobe.target.system_wide) {
 		pr_err("nothing to trace: give a command, -p PID or -A\n");
-		parse_options_usage(fprobe_usage, options, NULL, 0);
+		parse_options_usage(fprobe_usage, options, "a", true);
 		goto out;
 	}
 	ret = target__validate(&fprobe.target);

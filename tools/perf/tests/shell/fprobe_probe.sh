@@ -76,6 +76,18 @@ if [ -n "$notrace" ]; then
 	grep -q "$notrace is not traceable" "$tmpdir/err" || fail "no 'not traceable' error"
 fi
 
+# no target, no probe: a usage error, not a crash
+rc=0
+perf fprobe 2>/dev/null || rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "perf fprobe with nothing to trace exits with $rc"
+rc=0
+perf fprobe -A --duration 1 2>"$tmpdir/err" || rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "perf fprobe without -a exits with $rc"
+grep -q 'no probe' "$tmpdir/err" || fail "no 'no probe' error"
+if perf fprobe -a 'vfs_read 1x' -- true 2>/dev/null; then
+	fail "invalid parameter name accepted"
+fi
+
 # bad report options
 if perf fprobe report --sort bogus -i /dev/null 2>/dev/null; then
 	fail "--sort bogus accepted"
