@@ -14,7 +14,6 @@
 #ifndef _UAPI_LINUX_FPROBE_PMU_H
 #define _UAPI_LINUX_FPROBE_PMU_H
 
-#include <linux/const.h>
 #include <linux/types.h>
 
 /* The longest filter or not-filter, including its NUL */
@@ -26,9 +25,9 @@
 /* config bits 0-2: the number of arguments captured at entry (0..6) */
 #define FPROBE_PMU_CONFIG_NARGS_MASK	0x7ULL
 /* config bit 3: also emit a record when a call starts */
-#define FPROBE_PMU_CONFIG_ENTRY		_BITULL(3)
+#define FPROBE_PMU_CONFIG_ENTRY		(1ULL << 3)
 /* config bit 4: no exit records, no return hook (requires ENTRY) */
-#define FPROBE_PMU_CONFIG_NOEXIT	_BITULL(4)
+#define FPROBE_PMU_CONFIG_NOEXIT	(1ULL << 4)
 /* Every defined config bit; any other bit set is -EINVAL */
 #define FPROBE_PMU_CONFIG_MASK		(FPROBE_PMU_CONFIG_NARGS_MASK | \
 					 FPROBE_PMU_CONFIG_ENTRY |	\
