@@ -36,32 +36,43 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <linux/build_bug.h>
 #include <linux/err.h>
+#include <linux/fprobe_pmu.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
+#include <internal/xyarray.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
 #include <subcmd/parse-options.h>
 #include <api/fs/fs.h>
 #include <api/fs/tracing_path.h>
 #include <traceevent/event-parse.h>
 
+#include "util/callchain.h"
 #include "util/debug.h"
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/hashmap.h"
+#include "util/header.h"
 #include "util/levenshtein.h"
 #include "util/machine.h"
 #include "util/map.h"
+#include "util/mmap.h"
 #include "util/pmus.h"
+#include "util/record.h"
 #include "util/sample.h"
 #include "util/session.h"
 #include "util/string2.h"
 #include "util/strlist.h"
 #include "util/symbol.h"
+#include "util/synthetic-events.h"
 #include "util/target.h"
 #include "util/tool.h"
 #include "util/fprobe-call.h"
@@ -71,6 +82,8 @@
 
 #define FPROBE_GROUP		"perf_fprobe"
 #define FPROBE_RETVAL		"retval"
+/* The events of the fprobe PMU are named FPROBE_PMU_EVSEL:GLOB */
+#define FPROBE_PMU_EVSEL	"fprobe"
 /* The tracefs path makes two events per function: keep it sane */
 #define FPROBE_MAX_TRACEFS_FUNCS	128
 #define FPROBE_MAX_MATCHES	5
@@ -145,6 +158,7 @@ struct perf_fprobe {
 	const char		*vmlinux;
 	const char		*show_vars;
 	const char		*list_glob;
+	const char		*exclude;	/* not-filter: PMU config2 */
 	int			duration;
 	bool			force_tracefs;
 	bool			record_only;
@@ -534,6 +548,24 @@ static int fprobe__add_func(struct perf_fprobe *fprobe, const char *name,
 	return 0;
 }
 
+/* Is @name matched by a glob of the not-filter (--exclude, globs split by ',' or blanks)? */
+static bool fprobe__excluded(struct perf_fprobe *fprobe, const char *name)
+{
+	char *globs, *glob, *saveptr = NULL;
+	bool ret = false;
+
+	if (!fprobe->exclude)
+		return false;
+	globs = strdup(fprobe->exclude);
+	if (!globs)
+		return false;
+	for (glob = strtok_r(globs, ", \t", &saveptr); glob && !ret;
+	     glob = strtok_r(NULL, ", \t", &saveptr))
+		ret = strglobmatch(name, glob);
+	free(globs);
+	return ret;
+}
+
 /* Expand a probe's glob to traceable functions */
 static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 				struct fprobe_probe *probe)
@@ -542,8 +574,14 @@ static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 	int nr = 0;
 
 	if (!strpbrk(probe->glob, "*?[")) {
-		if (strlist__has_entry(fprobe->avail, probe->glob))
+		if (strlist__has_entry(fprobe->avail, probe->glob)) {
+			if (fprobe__excluded(fprobe, probe->glob)) {
+				pr_err("%s is excluded by --exclude '%s'\n",
+				       probe->glob, fprobe->exclude);
+				return -1;
+			}
 			return fprobe__add_func(fprobe, probe->glob, probe);
+		}
 		if (kallsyms__has_func(probe->glob)) {
 			pr_err("%s is not traceable: it is notrace, or has no ftrace call site (not in available_filter_functions)\n",
 			       probe->glob);
@@ -556,14 +594,15 @@ static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 	}
 
 	strlist__for_each_entry(nd, fprobe->avail) {
-		if (!strglobmatch(nd->s, probe->glob))
+		if (!strglobmatch(nd->s, probe->glob) || fprobe__excluded(fprobe, nd->s))
 			continue;
 		if (fprobe__add_func(fprobe, nd->s, probe) < 0)
 			return -1;
 		nr++;
 	}
 	if (!nr) {
-		pr_err("no traceable function matches '%s'\n", probe->glob);
+		pr_err("no traceable function matches '%s'%s\n", probe->glob,
+		       fprobe->exclude ? " (less --exclude)" : "");
 		return -1;
 	}
 	return 0;
@@ -816,16 +855,11 @@ static int fprobe__pmu_filters(struct perf_fprobe *fprobe)
 	return 0;
 }
 
-/*
- * The argv of perf record. The fprobe PMU takes its filter as a user
- * pointer in config1: cmd_record() runs in this process, so the pointer to
- * probe->filter is valid when it opens the events.
- */
+/* The argv of perf record on the fprobe events of the tracefs fallback */
 static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 					const char *output, int argc,
 					const char **argv, int *rec_argc)
 {
-	struct fprobe_probe *probe;
 	const char **rec_argv;
 	int i, n = 0, max = 16 + 4 * fprobe->nr_funcs + argc;
 	char buf[256];
@@ -835,29 +869,15 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 		return NULL;
 
 	rec_argv[n++] = strdup("record");
-	if (fprobe->pmu_type >= 0) {
-		i = 0;
-		list_for_each_entry(probe, &fprobe->probes, list) {
-			snprintf(buf, sizeof(buf),
-				 "fprobe/nargs=%d,config1=%#lx,name=fprobe_%d/",
-				 probe->nargs, (unsigned long)probe->filter, i++);
-			rec_argv[n++] = strdup("-e");
-			rec_argv[n++] = strdup(buf);
-		}
-		rec_argv[n++] = strdup("--raw-samples");
-		rec_argv[n++] = strdup("-c");
-		rec_argv[n++] = strdup("1");
-	} else {
-		for (i = 0; i < fprobe->nr_funcs; i++) {
-			snprintf(buf, sizeof(buf), "%s:%s", FPROBE_GROUP,
-				 fprobe->funcs[i].event);
-			rec_argv[n++] = strdup("-e");
-			rec_argv[n++] = strdup(buf);
-			snprintf(buf, sizeof(buf), "%s:%s__return", FPROBE_GROUP,
-				 fprobe->funcs[i].event);
-			rec_argv[n++] = strdup("-e");
-			rec_argv[n++] = strdup(buf);
-		}
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		snprintf(buf, sizeof(buf), "%s:%s", FPROBE_GROUP,
+			 fprobe->funcs[i].event);
+		rec_argv[n++] = strdup("-e");
+		rec_argv[n++] = strdup(buf);
+		snprintf(buf, sizeof(buf), "%s:%s__return", FPROBE_GROUP,
+			 fprobe->funcs[i].event);
+		rec_argv[n++] = strdup("-e");
+		rec_argv[n++] = strdup(buf);
 	}
 	rec_argv[n++] = strdup("--period");
 	rec_argv[n++] = strdup("--sample-cpu");
@@ -888,6 +908,354 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 	pr_debug("\n");
 	*rec_argc = n;
 	return rec_argv;
+}
+
+/* ---- recording through the fprobe PMU ----------------------------------- */
+
+/*
+ * The fprobe PMU takes its filter as a user pointer in config1 (see
+ * include/uapi/linux/fprobe_pmu.h): an event string cannot carry one, so
+ * the events are built here, one per probe, and recorded with the evlist
+ * and session APIs into a perf.data file that perf report reads as any.
+ */
+struct fprobe_recorder {
+	struct perf_tool	tool;
+	struct perf_data	data;
+	struct perf_session	*session;
+	struct evlist		*evlist;
+	u64			bytes;
+};
+
+static sig_atomic_t fprobe_done;
+
+static void fprobe__sig_done(int sig __maybe_unused)
+{
+	fprobe_done = 1;
+}
+
+static volatile sig_atomic_t fprobe_exec_errno;
+
+static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
+				void *ucontext __maybe_unused)
+{
+	fprobe_exec_errno = info->si_value.sival_int;
+	fprobe_done = 1;
+}
+
+static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
+{
+	if (perf_data__write(&rec->data, buf, size) < 0) {
+		pr_err("failed to write %s: %s\n", rec->data.path, strerror(errno));
+		return -1;
+	}
+	rec->bytes += size;
+	return 0;
+}
+
+static int fprobe_recorder__process(const struct perf_tool *tool,
+				    union perf_event *event,
+				    struct perf_sample *sample __maybe_unused,
+				    struct machine *machine __maybe_unused)
+{
+	struct fprobe_recorder *rec = container_of(tool, struct fprobe_recorder, tool);
+
+	return fprobe_recorder__write(rec, event, event->header.size);
+}
+
+/* Move what the ring buffers hold into the file */
+static int fprobe_recorder__drain(struct fprobe_recorder *rec)
+{
+	int i;
+
+	for (i = 0; i < rec->evlist->core.nr_mmaps; i++) {
+		struct perf_mmap *map = &rec->evlist->mmap[i].core;
+		union perf_event *event;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((event = perf_mmap__read_event(map)) != NULL) {
+			int err = fprobe_recorder__write(rec, event, event->header.size);
+
+			perf_mmap__consume(map);
+			if (err)
+				return -1;
+		}
+		perf_mmap__read_done(map);
+	}
+	return 0;
+}
+
+/*
+ * The records the kernel could not put in the ring buffers, and the calls
+ * fprobe missed (nmissed), read with PERF_FORMAT_LOST: written as
+ * PERF_RECORD_LOST_SAMPLES, which perf fprobe report and perf report show.
+ */
+static int fprobe_recorder__lost(struct fprobe_recorder *rec, u64 *nr_lost)
+{
+	struct perf_record_lost_samples_and_ids lost;
+	struct evsel *evsel;
+	int x, y;
+
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct xyarray *xy = evsel->core.sample_id;
+
+		if (!xy || !evsel->core.fd)
+			continue;
+		for (x = 0; x < xyarray__max_x(xy); x++) {
+			for (y = 0; y < xyarray__max_y(xy); y++) {
+				struct perf_counts_values count = { .lost = 0, };
+				struct perf_sample sample = { .id = 0, };
+				struct perf_sample_id *sid;
+				size_t id_size;
+
+				if (perf_evsel__read(&evsel->core, x, y, &count) < 0) {
+					pr_err("failed to read the lost count of %s\n",
+					       evsel__name(evsel));
+					return -1;
+				}
+				if (!count.lost)
+					continue;
+				*nr_lost += count.lost;
+				memset(&lost, 0, sizeof(lost));
+				lost.lost.header.type = PERF_RECORD_LOST_SAMPLES;
+				lost.lost.lost = count.lost;
+				sid = xyarray__entry(xy, x, y);
+				sample.id = sid->id;
+				id_size = perf_event__synthesize_id_sample((void *)(&lost.lost + 1),
+						evsel->core.attr.sample_type, &sample);
+				lost.lost.header.size = sizeof(lost.lost) + id_size;
+				if (fprobe_recorder__write(rec, &lost, lost.lost.header.size) < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* One fprobe PMU event for @probe, with the ABI of fprobe_pmu.h */
+static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
+				 struct fprobe_probe *probe, struct evlist *evlist)
+{
+	struct perf_event_attr attr = {
+		.type		= fprobe->pmu_type,
+		.size		= sizeof(attr),
+		.config		= probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK,
+		.config1	= (u64)(uintptr_t)probe->filter,
+		.config2	= (u64)(uintptr_t)fprobe->exclude,
+		.sample_period	= 1,
+	};
+	struct evsel *evsel;
+	char name[64];
+
+	BUILD_BUG_ON(FPROBE_CALL_MAX_ARGS > FPROBE_PMU_MAX_ARGS);
+	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
+		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
+		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
+		return -1;
+	}
+	evsel = evsel__new(&attr);
+	if (!evsel)
+		return -1;
+	/* the first event alone carries the comm, mmap and task events */
+	evsel->tracking = evlist->core.nr_entries == 0;
+	snprintf(name, sizeof(name), "%s:%s", FPROBE_PMU_EVSEL, probe->glob);
+	evsel->name = strdup(name);
+	if (!evsel->name) {
+		evsel__delete(evsel);
+		return -1;
+	}
+	evlist__add(evlist, evsel);
+	return 0;
+}
+
+static void fprobe_recorder__init_features(struct fprobe_recorder *rec)
+{
+	struct perf_header *header = &rec->session->header;
+	int feat;
+
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		perf_header__set_feat(header, feat);
+	/* what perf record leaves out without these options */
+	perf_header__clear_feat(header, HEADER_BUILD_ID);
+	perf_header__clear_feat(header, HEADER_TRACING_DATA);
+	perf_header__clear_feat(header, HEADER_BRANCH_STACK);
+	perf_header__clear_feat(header, HEADER_AUXTRACE);
+	perf_header__clear_feat(header, HEADER_CLOCKID);
+	perf_header__clear_feat(header, HEADER_CLOCK_DATA);
+	perf_header__clear_feat(header, HEADER_DIR_FORMAT);
+	perf_header__clear_feat(header, HEADER_COMPRESSED);
+	perf_header__clear_feat(header, HEADER_STAT);
+}
+
+/* The kernel and module maps, and the threads of the target, for perf report */
+static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
+				       struct target *target)
+{
+	struct machine *machine = &rec->session->machines.host;
+	struct perf_tool *tool = &rec->tool;
+
+	if (perf_event__synthesize_kernel_mmap(tool, fprobe_recorder__process, machine) < 0)
+		pr_warning("failed to synthesize the kernel map: kernel symbols may be missing\n");
+	if (perf_event__synthesize_modules(tool, fprobe_recorder__process, machine) < 0)
+		pr_warning("failed to synthesize the module maps\n");
+	if (target__has_task(target))
+		return perf_event__synthesize_thread_map(tool, rec->evlist->core.threads,
+							 fprobe_recorder__process,
+							 machine, false, false);
+	if (target->system_wide)
+		return perf_event__synthesize_threads(tool, fprobe_recorder__process,
+						      machine, false, false, 1);
+	return 0;
+}
+
+static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
+			      int argc, const char **argv)
+{
+	struct record_opts opts = {
+		.target		= fprobe->target,
+		.sample_time	= true,
+		.period		= true,
+		.period_set	= true,
+		.raw_samples	= true,
+		.sample_cpu	= true,
+		.kernel_callchains = true,
+		.mmap_pages	= UINT_MAX,
+		.user_freq	= UINT_MAX,
+		.user_interval	= ULLONG_MAX,
+	};
+	struct callchain_param callchain = {
+		.enabled	= true,
+		.record_mode	= CALLCHAIN_FP,
+		.max_stack	= PERF_MAX_STACK_DEPTH,
+	};
+	struct fprobe_recorder rec = {
+		.data = {
+			.path	= output,
+			.mode	= PERF_DATA_MODE_WRITE,
+		},
+	};
+	struct fprobe_probe *probe;
+	char errbuf[BUFSIZ];
+	u64 nr_lost = 0;
+	int fd, ret = -1;
+
+	rec.evlist = evlist__new();
+	if (!rec.evlist)
+		return -1;
+	list_for_each_entry(probe, &fprobe->probes, list) {
+		if (fprobe__add_pmu_evsel(fprobe, probe, rec.evlist) < 0)
+			goto out_delete_evlist;
+	}
+	opts.target.uses_mmap = true;
+	opts.target.default_per_cpu = true;
+	if (evlist__create_maps(rec.evlist, &opts.target) < 0) {
+		pr_err("failed to create the CPU and thread maps\n");
+		goto out_delete_evlist;
+	}
+	evlist__config(rec.evlist, &opts, &callchain);
+
+	signal(SIGCHLD, fprobe__sig_done);
+	signal(SIGINT, fprobe__sig_done);
+	signal(SIGTERM, fprobe__sig_done);
+	signal(SIGALRM, fprobe__sig_done);
+	if (argc && evlist__prepare_workload(rec.evlist, &opts.target, argv,
+					     false, fprobe__exec_failed) < 0) {
+		pr_err("failed to start the workload %s\n", argv[0]);
+		goto out_delete_evlist;
+	}
+
+	if (evlist__open(rec.evlist) < 0) {
+		struct evsel *evsel = evlist__first(rec.evlist);
+
+		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));
+		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
+		goto out_kill_workload;
+	}
+	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
+		pr_err("failed to mmap the ring buffers: %s\n",
+		       str_error_r(errno, errbuf, sizeof(errbuf)));
+		goto out_kill_workload;
+	}
+
+	perf_tool__init(&rec.tool, /*ordered_events=*/false);
+	symbol__init(NULL);
+	rec.session = perf_session__new(&rec.data, &rec.tool);
+	if (IS_ERR(rec.session)) {
+		pr_err("failed to create %s\n", output);
+		rec.session = NULL;
+		goto out_kill_workload;
+	}
+	fd = perf_data__fd(&rec.data);
+	rec.session->evlist = rec.evlist;
+	perf_session__set_id_hdr_size(rec.session);
+	fprobe_recorder__init_features(&rec);
+	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
+	    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
+		pr_err("failed to write the header of %s\n", output);
+		goto out_kill_workload;
+	}
+
+	if (fprobe->duration > 0)
+		alarm(fprobe->duration);
+	if (argc)
+		evlist__start_workload(rec.evlist);
+	else
+		evlist__enable(rec.evlist);
+
+	while (!fprobe_done && !fprobe_interrupted) {
+		u64 before = rec.bytes;
+
+		if (fprobe_recorder__drain(&rec) < 0)
+			goto out_disable;
+		if (rec.bytes == before)
+			evlist__poll(rec.evlist, 100);
+	}
+	alarm(0);
+	if (fprobe_exec_errno) {
+		pr_err("failed to run %s: %s\n", argv[0],
+		       str_error_r(fprobe_exec_errno, errbuf, sizeof(errbuf)));
+		goto out_disable;
+	}
+	evlist__disable(rec.evlist);
+	if (fprobe_recorder__drain(&rec) < 0 ||
+	    fprobe_recorder__lost(&rec, &nr_lost) < 0)
+		goto out_close;
+
+	rec.session->header.data_size = rec.bytes;
+	if (perf_session__write_header(rec.session, rec.evlist, fd, true) < 0) {
+		pr_err("failed to finish %s\n", output);
+		goto out_close;
+	}
+	pr_info("perf fprobe: %" PRIu64 " bytes written to %s", rec.bytes, output);
+	if (nr_lost)
+		pr_info(", %" PRIu64 " records LOST", nr_lost);
+	pr_info("\n");
+	ret = 0;
+	goto out_close;
+
+out_disable:
+	evlist__disable(rec.evlist);
+	goto out_close;
+out_kill_workload:
+	if (argc && rec.evlist->workload.pid > 0)
+		kill(rec.evlist->workload.pid, SIGTERM);
+out_close:
+	if (argc && rec.evlist->workload.pid > 0) {
+		int status;
+
+		/* the workload has not run if we stop before it starts */
+		if (!fprobe_done)
+			kill(rec.evlist->workload.pid, SIGTERM);
+		waitpid(rec.evlist->workload.pid, &status, 0);
+	}
+	evlist__close(rec.evlist);
+	if (rec.session) {
+		rec.session->evlist = NULL;
+		perf_session__delete(rec.session);
+	}
+out_delete_evlist:
+	evlist__delete(rec.evlist);
+	return ret;
 }
 
 /* ---- period fixup of the tracefs path ----------------------------------- */
@@ -1103,18 +1471,23 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 			fprobe->nr_funcs);
 		if (fprobe__pmu_filters(fprobe) < 0)
 			return -1;
-	} else {
-		if (fprobe->nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
-			pr_err("%d functions match: the tracefs fallback takes at most %d (two fprobe events each)\n",
-			       fprobe->nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
+		if (fprobe_interrupted) {
+			pr_err("interrupted\n");
 			return -1;
 		}
-		pr_info("perf fprobe: no fprobe PMU%s, using fprobe events in tracefs (%s group, %d functions)\n",
-			fprobe->force_tracefs ? " (--tracefs)" : "",
-			FPROBE_GROUP, fprobe->nr_funcs);
-		if (fprobe__add_events(fprobe) < 0)
-			goto out_remove;
+		return fprobe__pmu_record(fprobe, output, argc, argv);
 	}
+
+	if (fprobe->nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
+		pr_err("%d functions match: the tracefs fallback takes at most %d (two fprobe events each)\n",
+		       fprobe->nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
+		return -1;
+	}
+	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group, %d functions)\n",
+		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU",
+		FPROBE_GROUP, fprobe->nr_funcs);
+	if (fprobe__add_events(fprobe) < 0)
+		goto out_remove;
 
 	if (fprobe_interrupted) {
 		pr_err("interrupted\n");
@@ -1144,11 +1517,9 @@ out_free_argv:
 	free(rec_argv);
 
 out_remove:
-	if (fprobe->pmu_type < 0) {
-		fprobe__remove_events(fprobe);
-		if (ret == 0 && fprobe__fixup_periods(output) < 0)
-			pr_warning("failed to set the durations as periods in %s\n", output);
-	}
+	fprobe__remove_events(fprobe);
+	if (ret == 0 && fprobe__fixup_periods(output) < 0)
+		pr_warning("failed to set the durations as periods in %s\n", output);
 	return ret;
 }
 
@@ -1358,7 +1729,7 @@ static bool evsel__is_fprobe(struct evsel *evsel)
 	if (evsel->tp_format)
 		return !strcmp(evsel->tp_format->system, FPROBE_GROUP);
 	return (evsel->core.attr.sample_type & PERF_SAMPLE_RAW) &&
-	       strstarts(evsel__name(evsel), "fprobe");
+	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
 }
 
 static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sample,
@@ -1880,7 +2251,7 @@ int cmd_fprobe(int argc, const char **argv)
 	OPT_PARENT(common_options),
 	};
 	/* perf fprobe and perf fprobe record: record, then report */
-	const struct option record_options[] = {
+	const struct option fprobe_record_options[] = {
 	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB [PARAM...]'",
 		     "Trace the matching functions, with the named parameters",
 		     parse_probe),
@@ -1890,6 +2261,8 @@ int cmd_fprobe(int argc, const char **argv)
 		   "Trace on existing process id"),
 	OPT_INTEGER(0, "duration", &fprobe.duration,
 		    "Stop recording after this many seconds"),
+	OPT_STRING('x', "exclude", &fprobe.exclude, "glob[,glob...]",
+		   "Do not trace the functions these globs match"),
 	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,
 		    "Use fprobe events in tracefs even with the fprobe PMU"),
 	OPT_STRING('o', "output", &fprobe.output, "file",
@@ -1907,7 +2280,7 @@ int cmd_fprobe(int argc, const char **argv)
 		"perf fprobe -V FUNC | -l [GLOB]",
 		NULL
 	};
-	const struct option *options = record_options;
+	const struct option *options = fprobe_record_options;
 	char tmp_path[] = "/tmp/perf-fprobe-XXXXXX";
 	const char *data_path;
 	bool tmp_file = false;

@@ -41,51 +41,77 @@ events_left() {
 	grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events 2>/dev/null || true
 }
 
-echo "path: $(fprobe_path)"
-perf fprobe record -a 'vfs_read count' -o "$data" -- \
-	dd if=/dev/zero of=/dev/null bs=1 count=1000 2>"$tmpdir/record.err" ||
-	{ cat "$tmpdir/record.err"; fail "perf fprobe record"; exit 1; }
-grep -q '^perf fprobe: .*using ' "$tmpdir/record.err" ||
-	fail "perf fprobe does not say which path it uses"
-[ "$(events_left)" = 0 ] || fail "fprobe events left in dynamic_events"
+# check_path PATH: record and read back through PATH (pmu or tracefs)
+check_path() {
+	local opt='' using="fprobe events in tracefs"
 
-perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>"$tmpdir/report.err" ||
-	{ cat "$tmpdir/report.err"; fail "perf fprobe report --calls"; exit 1; }
+	if [ "$1" = pmu ]; then
+		using="the fprobe PMU"
+	elif [ "$(fprobe_path)" = pmu ]; then
+		opt=--tracefs
+	fi
+	echo "path: $1"
+	perf fprobe record ${opt:+"$opt"} -a 'vfs_read count' -o "$data" -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=1000 2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record"; exit 1; }
+	grep -q "^perf fprobe: .*using $using" "$tmpdir/record.err" ||
+		fail "perf fprobe does not say it uses $using: $(cat "$tmpdir/record.err")"
+	[ "$(events_left)" = 0 ] || fail "fprobe events left in dynamic_events"
+	if grep -q LOST "$tmpdir/record.err"; then
+		fail "records lost: $(cat "$tmpdir/record.err")"
+	fi
 
-# every call of the 1000 one-byte reads: count=1 by DWARF name, retval 1
-ones=$(grep -c 'vfs_read(.*count=1) = 1$' "$tmpdir/calls" || true)
-all=$(grep -c 'vfs_read(' "$tmpdir/calls" || true)
-echo "vfs_read calls: $all, of them count=1 returning 1: $ones"
-[ "$ones" -eq 1000 ] || fail "expected exactly 1000 vfs_read(count=1) = 1, got $ones"
-# dd (busybox) reads nothing else than the 1000 bytes
-[ "$all" -eq 1000 ] || fail "expected exactly 1000 vfs_read calls of dd, got $all"
-grep -q ' 1000 calls' "$tmpdir/report.err" ||
-	fail "report summary is not '1000 calls': $(cat "$tmpdir/report.err")"
-if grep -q 'no exit\|no entry' "$tmpdir/calls"; then
-	fail "calls without entry or exit in a clean recording"
+	perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>"$tmpdir/report.err" ||
+		{ cat "$tmpdir/report.err"; fail "perf fprobe report --calls"; exit 1; }
+
+	# every call of the 1000 one-byte reads: count=1 by DWARF name, retval 1
+	ones=$(grep -c 'vfs_read(.*count=1) = 1$' "$tmpdir/calls" || true)
+	all=$(grep -c 'vfs_read(' "$tmpdir/calls" || true)
+	echo "vfs_read calls: $all, of them count=1 returning 1: $ones"
+	[ "$ones" -eq 1000 ] || fail "expected exactly 1000 vfs_read(count=1) = 1, got $ones"
+	# dd (busybox) reads nothing else than the 1000 bytes
+	[ "$all" -eq 1000 ] || fail "expected exactly 1000 vfs_read calls of dd, got $all"
+	grep -q ' 1000 calls' "$tmpdir/report.err" ||
+		fail "report summary is not '1000 calls': $(cat "$tmpdir/report.err")"
+	if grep -q 'no exit\|no entry' "$tmpdir/calls"; then
+		fail "calls without entry or exit in a clean recording"
+	fi
+
+	# durations: every completed call has one, positive
+	bad=$(awk '/vfs_read\(/ && $4 + 0 <= 0 { n++ } END { print n + 0 }' "$tmpdir/calls")
+	[ "$bad" -eq 0 ] || fail "$bad calls with no positive duration"
+
+	# perf script sees the records: one exit record (tracefs) or one sample
+	# (PMU: the event is named fprobe:GLOB) per call, its period the duration
+	perf script -i "$data" -F period,event 2>/dev/null >"$tmpdir/script" ||
+		fail "perf script -i"
+	n=$(awk '$2 ~ /^(perf_fprobe:vfs_read__return|fprobe:vfs_read):$/ { n++ } END { print n + 0 }' \
+		"$tmpdir/script")
+	[ "$n" -eq 1000 ] || fail "perf script shows $n exit records, expected 1000"
+	total=$(awk '$2 ~ /^(perf_fprobe:vfs_read__return|fprobe:vfs_read):$/ { s += $1 } END { print s + 0 }' \
+		"$tmpdir/script")
+	# each call takes at least a microsecond in the guest
+	[ "$total" -ge 1000000 ] || fail "exit periods sum to $total: not durations in ns"
+
+	# perf report ranks by time: vfs_read carries the durations
+	perf report -i "$data" --stdio --sort sym -g none 2>/dev/null >"$tmpdir/report" ||
+		fail "perf report -i"
+	grep -q 'vfs_read' "$tmpdir/report" || fail "perf report does not show vfs_read"
+	grep -q "Event count (approx.): $total\$" "$tmpdir/report" ||
+		fail "perf report does not count the $total ns of the exit records"
+}
+
+# the PMU where there is one, and the tracefs fallback where there are
+# fprobe events (on a PMU kernel too, through --tracefs)
+paths=0
+if [ "$(fprobe_path)" = pmu ]; then
+	check_path pmu
+	paths=$((paths + 1))
 fi
-
-# durations: every completed call has one, positive
-bad=$(awk '/vfs_read\(/ && $4 + 0 <= 0 { n++ } END { print n + 0 }' "$tmpdir/calls")
-[ "$bad" -eq 0 ] || fail "$bad calls with no positive duration"
-
-# perf script sees the records: one exit record (tracefs) or one sample
-# (PMU: the event is named fprobe_0) per call, its period the duration
-perf script -i "$data" -F period,event 2>/dev/null >"$tmpdir/script" ||
-	fail "perf script -i"
-n=$(awk '$2 ~ /^(perf_fprobe:vfs_read__return|fprobe_0):$/ { n++ } END { print n + 0 }' \
-	"$tmpdir/script")
-[ "$n" -eq 1000 ] || fail "perf script shows $n exit records, expected 1000"
-total=$(awk '$2 ~ /^(perf_fprobe:vfs_read__return|fprobe_0):$/ { s += $1 } END { print s + 0 }' \
-	"$tmpdir/script")
-# each call takes at least a microsecond in the guest
-[ "$total" -ge 1000000 ] || fail "exit periods sum to $total: not durations in ns"
-
-# perf report ranks by time: vfs_read carries the durations
-perf report -i "$data" --stdio --sort sym -g none 2>/dev/null >"$tmpdir/report" ||
-	fail "perf report -i"
-grep -q 'vfs_read' "$tmpdir/report" || fail "perf report does not show vfs_read"
-grep -q "Event count (approx.): $total\$" "$tmpdir/report" ||
-	fail "perf report does not count the $total ns of the exit records"
+if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/null; then
+	check_path tracefs
+	paths=$((paths + 1))
+fi
+[ $paths -gt 0 ] || fail "no path checked"
 
 exit $err
