@@ -933,7 +933,7 @@ static void fprobe__sig_done(int sig __maybe_unused)
 	fprobe_done = 1;
 }
 
-static volatile sig_atomic_t fprobe_exec_errno;
+static sig_atomic_t fprobe_exec_errno;
 
 static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 				void *ucontext __maybe_unused)
@@ -998,6 +998,7 @@ static int fprobe_recorder__lost(struct fprobe_recorder *rec, u64 *nr_lost)
 
 	evlist__for_each_entry(rec->evlist, evsel) {
 		struct xyarray *xy = evsel->core.sample_id;
+		u64 sample_type = evsel->core.attr.sample_type;
 
 		if (!xy || !evsel->core.fd)
 			continue;
@@ -1021,8 +1022,8 @@ static int fprobe_recorder__lost(struct fprobe_recorder *rec, u64 *nr_lost)
 				lost.lost.lost = count.lost;
 				sid = xyarray__entry(xy, x, y);
 				sample.id = sid->id;
-				id_size = perf_event__synthesize_id_sample((void *)(&lost.lost + 1),
-						evsel->core.attr.sample_type, &sample);
+				id_size = perf_event__synthesize_id_sample(lost.sample_ids,
+									   sample_type, &sample);
 				lost.lost.header.size = sizeof(lost.lost) + id_size;
 				if (fprobe_recorder__write(rec, &lost, lost.lost.header.size) < 0)
 					return -1;

@@ -85,11 +85,10 @@ check_path() {
 	# (PMU: the event is named fprobe:GLOB) per call, its period the duration
 	perf script -i "$data" -F period,event 2>/dev/null >"$tmpdir/script" ||
 		fail "perf script -i"
-	n=$(awk '$2 ~ /^(perf_fprobe:vfs_read__return|fprobe:vfs_read):$/ { n++ } END { print n + 0 }' \
-		"$tmpdir/script")
+	exits='^(perf_fprobe:vfs_read__return|fprobe:vfs_read):$'
+	n=$(awk -v e="$exits" '$2 ~ e { n++ } END { print n + 0 }' "$tmpdir/script")
 	[ "$n" -eq 1000 ] || fail "perf script shows $n exit records, expected 1000"
-	total=$(awk '$2 ~ /^(perf_fprobe:vfs_read__return|fprobe:vfs_read):$/ { s += $1 } END { print s + 0 }' \
-		"$tmpdir/script")
+	total=$(awk -v e="$exits" '$2 ~ e { s += $1 } END { print s + 0 }' "$tmpdir/script")
 	# each call takes at least a microsecond in the guest
 	[ "$total" -ge 1000000 ] || fail "exit periods sum to $total: not durations in ns"
 
