@@ -76,6 +76,20 @@ if [ -n "$notrace" ]; then
 	grep -q "$notrace is not traceable" "$tmpdir/err" || fail "no 'not traceable' error"
 fi
 
+# --exclude: a function the not-filter takes out is an error, as is a
+# glob left with no function
+if perf fprobe -a vfs_read -x 'ksys_*,vfs_*' -- true 2>"$tmpdir/err"; then
+	fail "an excluded function accepted"
+fi
+cat "$tmpdir/err"
+grep -q "vfs_read is excluded by --exclude 'ksys_\*,vfs_\*'" "$tmpdir/err" ||
+	fail "no 'excluded' error"
+if perf fprobe -a 'vfs_rea*' -x 'vfs_*' -- true 2>"$tmpdir/err"; then
+	fail "a glob with every function excluded accepted"
+fi
+grep -q "no traceable function matches 'vfs_rea\*' (less --exclude)" "$tmpdir/err" ||
+	fail "no 'no traceable function' error with --exclude: $(cat "$tmpdir/err")"
+
 # no target, no probe: a usage error, not a crash
 rc=0
 perf fprobe 2>/dev/null || rc=$?

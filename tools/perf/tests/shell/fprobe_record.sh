@@ -98,6 +98,23 @@ check_path() {
 	grep -q 'vfs_read' "$tmpdir/report" || fail "perf report does not show vfs_read"
 	grep -q "Event count (approx.): $total\$" "$tmpdir/report" ||
 		fail "perf report does not count the $total ns of the exit records"
+
+	# --exclude (the PMU's not-filter, config2): ksys_read is matched by
+	# 'ksys_*' but not traced; ksys_write and vfs_read are
+	perf fprobe record ${opt:+"$opt"} -a 'ksys_*' -a vfs_read -x ksys_read \
+		-o "$data" -- dd if=/dev/zero of=/dev/null bs=1 count=100 \
+		2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record -x"; exit 1; }
+	perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>/dev/null ||
+		fail "perf fprobe report --calls of the -x recording"
+	reads=$(grep -c ' ksys_read(' "$tmpdir/calls" || true)
+	writes=$(grep -c ' ksys_write(' "$tmpdir/calls" || true)
+	vfs=$(grep -c ' vfs_read(' "$tmpdir/calls" || true)
+	echo "-x ksys_read: ksys_read $reads, ksys_write $writes, vfs_read $vfs calls"
+	[ "$reads" -eq 0 ] || fail "-x ksys_read: $reads ksys_read calls traced"
+	# dd's 100 one-byte writes, then its one write of the summary
+	[ "$writes" -eq 101 ] || fail "-x ksys_read: $writes ksys_write calls, expected 101"
+	[ "$vfs" -eq 100 ] || fail "-x ksys_read: $vfs vfs_read calls, expected 100"
 }
 
 # the PMU where there is one, and the tracefs fallback where there are
