@@ -1571,11 +1571,13 @@ static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
 {
 	struct ip_callchain *chain = sample->callchain;
 	const char *inner_first[FPROBE_MAX_STACK];
+	struct symbol *func_sym;
 	u32 n = 0, i;
 	bool skip = true;
 
 	if (!chain)
 		return 0;
+	func_sym = machine__find_kernel_symbol(machine, func, NULL);
 	for (i = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
 		u64 ip = chain->ips[i];
 		struct symbol *sym;
@@ -1589,7 +1591,7 @@ static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
 		sym = machine__find_kernel_symbol(machine, ip, &map);
 		/* the probed function itself, and the handler frames below it */
 		if (skip) {
-			if (sym && map && map__unmap_ip(map, sym->start) == func)
+			if (sym && sym == func_sym)
 				skip = false;
 			map__put(map);
 			continue;

@@ -81,6 +81,15 @@ check_path() {
 	bad=$(awk '/vfs_read\(/ && $4 + 0 <= 0 { n++ } END { print n + 0 }' "$tmpdir/calls")
 	[ "$bad" -eq 0 ] || fail "$bad calls with no positive duration"
 
+	# the call path: vfs_read under ksys_read, its own frame not repeated
+	perf fprobe report -i "$data" --folded >"$tmpdir/folded" 2>/dev/null ||
+		fail "perf fprobe report --folded"
+	grep -q ';ksys_read;vfs_read [0-9]*$' "$tmpdir/folded" ||
+		fail "no call path ...;ksys_read;vfs_read: $(cat "$tmpdir/folded")"
+	if grep -q 'vfs_read;vfs_read' "$tmpdir/folded"; then
+		fail "the probed function's own frame is in its call path"
+	fi
+
 	# perf script sees the records: one exit record (tracefs) or one sample
 	# (PMU: the event is named fprobe:GLOB) per call, its period the duration
 	perf script -i "$data" -F period,event 2>/dev/null >"$tmpdir/script" ||
