@@ -927,9 +927,12 @@ struct fprobe_recorder {
 };
 
 static sig_atomic_t fprobe_done;
+static sig_atomic_t fprobe_child_done;
 
-static void fprobe__sig_done(int sig __maybe_unused)
+static void fprobe__sig_done(int sig)
 {
+	if (sig == SIGCHLD)
+		fprobe_child_done = 1;
 	fprobe_done = 1;
 }
 
@@ -939,6 +942,7 @@ static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 				void *ucontext __maybe_unused)
 {
 	fprobe_exec_errno = info->si_value.sival_int;
+	fprobe_child_done = 1;
 	fprobe_done = 1;
 }
 
@@ -1170,12 +1174,12 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 
 		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));
 		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
-		goto out_kill_workload;
+		goto out_close;
 	}
 	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
 		pr_err("failed to mmap the ring buffers: %s\n",
 		       str_error_r(errno, errbuf, sizeof(errbuf)));
-		goto out_kill_workload;
+		goto out_close;
 	}
 
 	perf_tool__init(&rec.tool, /*ordered_events=*/false);
@@ -1184,7 +1188,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 	if (IS_ERR(rec.session)) {
 		pr_err("failed to create %s\n", output);
 		rec.session = NULL;
-		goto out_kill_workload;
+		goto out_close;
 	}
 	fd = perf_data__fd(&rec.data);
 	rec.session->evlist = rec.evlist;
@@ -1193,7 +1197,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
 	    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
 		pr_err("failed to write the header of %s\n", output);
-		goto out_kill_workload;
+		goto out_close;
 	}
 
 	if (fprobe->duration > 0)
@@ -1237,15 +1241,12 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 out_disable:
 	evlist__disable(rec.evlist);
 	goto out_close;
-out_kill_workload:
-	if (argc && rec.evlist->workload.pid > 0)
-		kill(rec.evlist->workload.pid, SIGTERM);
 out_close:
 	if (argc && rec.evlist->workload.pid > 0) {
 		int status;
 
-		/* the workload has not run if we stop before it starts */
-		if (!fprobe_done)
+		/* stopped by Ctrl-C, --duration or an error: end it, as perf record does */
+		if (!fprobe_child_done)
 			kill(rec.evlist->workload.pid, SIGTERM);
 		waitpid(rec.evlist->workload.pid, &status, 0);
 	}

@@ -90,6 +90,13 @@ fi
 grep -q "no traceable function matches 'vfs_rea\*' (less --exclude)" "$tmpdir/err" ||
 	fail "no 'no traceable function' error with --exclude: $(cat "$tmpdir/err")"
 
+# a command that does not exist: an error naming why, not a crash
+rc=0
+perf fprobe -a vfs_read -- /no/such/command 2>"$tmpdir/err" || rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "a missing command exits with $rc"
+grep -q 'No such file or directory' "$tmpdir/err" ||
+	fail "no error for a missing command: $(cat "$tmpdir/err")"
+
 # no target, no probe: a usage error, not a crash
 rc=0
 perf fprobe 2>/dev/null || rc=$?
