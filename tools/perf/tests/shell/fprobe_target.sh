@@ -56,7 +56,8 @@ check_path() {
 
 	# -A --duration: system-wide, ends by itself with status 0
 	perf fprobe ${opt:+"$opt"} -A --duration 4 -a 'vfs_read count' --calls \
-		>"$tmpdir/all.out" 2>"$tmpdir/all.err" || fail "perf fprobe -A --duration exits with $?"
+		>"$tmpdir/all.out" 2>"$tmpdir/all.err" ||
+		fail "perf fprobe -A --duration exits with $?"
 	n=$(grep -c 'vfs_read(.*count=5) = 5$' "$tmpdir/all.out" || true)
 	echo "$1 -A --duration 4: $n reads of 5 bytes"
 	[ "$n" -ge 2 ] || fail "-A --duration 4 saw $n reads of 5 bytes"
