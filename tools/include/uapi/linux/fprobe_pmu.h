@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The fprobe perf PMU: perf events on kernel function entries and exits,
+ * fed by fprobe. See Documentation/trace/fprobe-pmu.rst.
+ *
+ * perf_event_attr of an fprobe PMU event:
+ *  type	/sys/bus/event_source/devices/fprobe/type
+ *  config	FPROBE_PMU_CONFIG_* bits below
+ *  config1	user pointer to the NUL-terminated filter: globs of the
+ *		functions to probe, separated by ',' or white space, at most
+ *		FPROBE_PMU_FILTER_MAX bytes including the NUL
+ *  config2	user pointer to an optional not-filter of the same form, or 0
+ */
+#ifndef _UAPI_LINUX_FPROBE_PMU_H
+#define _UAPI_LINUX_FPROBE_PMU_H
+
+#include <linux/types.h>
+
+/* The longest filter or not-filter, including its NUL */
+#define FPROBE_PMU_FILTER_MAX		4096
+
+/* The most function arguments a record can carry */
+#define FPROBE_PMU_MAX_ARGS		6
+
+/* config bits 0-2: the number of arguments captured at entry (0..6) */
+#define FPROBE_PMU_CONFIG_NARGS_MASK	0x7ULL
+/* config bit 3: also emit a record when a call starts */
+#define FPROBE_PMU_CONFIG_ENTRY		(1ULL << 3)
+/* config bit 4: no exit records, no return hook (requires ENTRY) */
+#define FPROBE_PMU_CONFIG_NOEXIT	(1ULL << 4)
+/* Every defined config bit; any other bit set is -EINVAL */
+#define FPROBE_PMU_CONFIG_MASK		(FPROBE_PMU_CONFIG_NARGS_MASK | \
+					 FPROBE_PMU_CONFIG_ENTRY |	\
+					 FPROBE_PMU_CONFIG_NOEXIT)
+
+/* fprobe_pmu_record.type */
+enum fprobe_pmu_record_type {
+	FPROBE_PMU_REC_EXIT	= 1,	/* a call completed */
+	FPROBE_PMU_REC_ENTRY	= 2,	/* a call started */
+};
+
+/*
+ * The PERF_SAMPLE_RAW payload of each sample. perf pads the raw data to
+ * 8 bytes: find the end of a record from @nargs, not from the raw size.
+ */
+struct fprobe_pmu_record {
+	__u16	type;		/* enum fprobe_pmu_record_type */
+	__u16	nargs;		/* the number of entries in @args */
+	__u32	depth;		/* function graph depth of the call, 0: outermost */
+	__u64	func;		/* address of the probed function (entry ip) */
+	__u64	ret_ip;		/* return address of the call */
+	__u64	entry_time;	/* local_clock() at entry, in ns */
+	__u64	duration;	/* ns from entry to return, 0 in entry records */
+	__u64	retval;		/* return value, 0 in entry records */
+	__u64	args[];		/* the arguments, read at entry */
+};
+
+#endif /* _UAPI_LINUX_FPROBE_PMU_H */

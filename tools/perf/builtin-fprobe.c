@@ -1,0 +1,2395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-fprobe.c: trace kernel function calls with their arguments,
+ * return values and durations, and show them as a call graph.
+ *
+ * perf fprobe builds one probe per -a 'FUNC|GLOB [PARAM...]', checks the
+ * functions against available_filter_functions and their parameters
+ * against the DWARF of vmlinux, then records with perf record into a
+ * perf.data file:
+ *
+ *  - with the fprobe PMU (/sys/bus/event_source/devices/fprobe), one event
+ *    per probe; each completed call is one sample whose raw data is a
+ *    struct fprobe_pmu_record and whose period is the call's duration;
+ *
+ *  - without it, through fprobe events in tracefs: an entry and an exit
+ *    event per function in the perf_fprobe group, recorded as tracepoints
+ *    and removed afterwards. The exit samples are then given the call's
+ *    duration as period and the function as ip, so perf report ranks
+ *    functions by time on this path too.
+ *
+ * perf fprobe report reads such a file back, pairs entry and exit samples
+ * per thread (fallback path), turns each call into a struct fprobe_call
+ * and hands it to util/fprobe-report.c for the tree, histograms and flame
+ * graphs; --calls lists every call with its arguments by DWARF type.
+ */
+#include "builtin.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <linux/build_bug.h>
+#include <linux/err.h>
+#include <linux/fprobe_pmu.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+
+#include <internal/xyarray.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <subcmd/parse-options.h>
+#include <api/fs/fs.h>
+#include <api/fs/tracing_path.h>
+#include <traceevent/event-parse.h>
+
+#include "util/callchain.h"
+#include "util/debug.h"
+#include "util/data.h"
+#include "util/event.h"
+#include "util/evlist.h"
+#include "util/evsel.h"
+#include "util/hashmap.h"
+#include "util/header.h"
+#include "util/levenshtein.h"
+#include "util/machine.h"
+#include "util/map.h"
+#include "util/mmap.h"
+#include "util/pmus.h"
+#include "util/record.h"
+#include "util/sample.h"
+#include "util/session.h"
+#include "util/string2.h"
+#include "util/strlist.h"
+#include "util/symbol.h"
+#include "util/synthetic-events.h"
+#include "util/target.h"
+#include "util/tool.h"
+#include "util/fprobe-call.h"
+#include "util/fprobe-decode.h"
+#include "util/fprobe-dwarf.h"
+#include "util/fprobe-report.h"
+
+#define FPROBE_GROUP		"perf_fprobe"
+#define FPROBE_RETVAL		"retval"
+/* The events of the fprobe PMU are named FPROBE_PMU_EVSEL:GLOB */
+#define FPROBE_PMU_EVSEL	"fprobe"
+/* The tracefs path makes two events per function: keep it sane */
+#define FPROBE_MAX_TRACEFS_FUNCS	128
+#define FPROBE_MAX_MATCHES	5
+#define FPROBE_MAX_STACK	128
+
+/* One -a 'FUNC|GLOB [PARAM...]' */
+struct fprobe_probe {
+	struct list_head	list;
+	char			*spec;
+	char			*glob;
+	int			nr_params;
+	char			**params;
+	int			nargs;		/* PMU: arguments to capture */
+	char			*filter;	/* PMU: config1 string */
+};
+
+/* One function to trace, from a probe */
+struct fprobe_target_func {
+	char			*name;
+	struct fprobe_probe	*probe;
+	struct fprobe_func	*dwarf;		/* NULL: no DWARF */
+	int			param_idx[FPROBE_CALL_MAX_ARGS];
+	char			*event;		/* tracefs event name */
+	bool			added;		/* entry event in dynamic_events */
+	bool			added_exit;
+};
+
+enum fprobe_output {
+	FPROBE_OUT_TREE		= 1 << 0,
+	FPROBE_OUT_HIST		= 1 << 1,
+	FPROBE_OUT_CALLS	= 1 << 2,
+	FPROBE_OUT_FOLDED	= 1 << 3,
+	FPROBE_OUT_FLAME	= 1 << 4,
+	FPROBE_OUT_CHROME	= 1 << 5,
+};
+
+/* A call whose entry was seen, waiting for its exit (tracefs path) */
+struct fprobe_pending {
+	struct fprobe_call	call;
+	u32			arg_mask;
+	struct fprobe_func	*dwarf;
+};
+
+struct fprobe_task {
+	int			nr;
+	int			alloc;
+	struct fprobe_pending	*stack;
+};
+
+/* A finished call kept for --calls */
+struct fprobe_listed {
+	struct fprobe_call	call;
+	u32			arg_mask;
+	struct fprobe_func	*dwarf;
+};
+
+/* What is known about one evsel of a recording, in evsel->priv */
+struct fprobe_evinfo {
+	bool			pmu;
+	bool			exit;
+	int			nr_fields;
+	struct tep_format_field	*fields[FPROBE_CALL_MAX_ARGS];
+	const char		*field_names[FPROBE_CALL_MAX_ARGS];
+};
+
+struct perf_fprobe {
+	struct perf_tool	tool;
+	struct list_head	probes;
+	struct target		target;
+	const char		*output;
+	const char		*input;
+	const char		*vmlinux;
+	const char		*show_vars;
+	const char		*list_glob;
+	const char		*exclude;	/* not-filter: PMU config2 */
+	int			duration;
+	bool			force_tracefs;
+	bool			record_only;
+	bool			report_only;
+	/* probes and what they expand to */
+	struct fprobe_dwarf	*dwarf;
+	bool			dwarf_tried;
+	struct strlist		*avail;
+	int			nr_funcs;
+	struct fprobe_target_func *funcs;
+	int			pmu_type;	/* -1: tracefs fallback */
+	/* report */
+	struct fprobe_report_opts ropts;
+	int			outputs;
+	const char		*flame_file;
+	const char		*chrome_file;
+	const char		*min_latency_str;
+	struct fprobe_report	*rep;
+	struct hashmap		*tasks;
+	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
+	const char		*stack_buf[FPROBE_MAX_STACK];
+	struct fprobe_listed	*listed;
+	size_t			nr_listed;
+	size_t			alloc_listed;
+	u64			nr_calls;
+	u64			nr_incomplete;
+	u64			nr_lost;
+	u64			nr_bad;
+};
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * --duration: perf record stops on SIGINT as on Ctrl-C, so the timer turns
+ * into one, delivered to the thread polling the ring buffers.
+ */
+static sig_atomic_t fprobe_interrupted;
+static sig_atomic_t fprobe_has_workload;
+
+static void fprobe__alarm(int sig __maybe_unused)
+{
+	/*
+	 * perf record ends on SIGCHLD as on SIGINT, but exits by SIGINT
+	 * afterwards: without a workload, end it as if one had exited.
+	 */
+	raise(fprobe_has_workload ? SIGINT : SIGCHLD);
+}
+
+/* Ctrl-C before recording starts: stop setting up, remove the events */
+static void fprobe__sigint(int sig __maybe_unused)
+{
+	fprobe_interrupted = 1;
+}
+
+/* ---- traceable functions ---------------------------------------------- */
+
+static int fprobe__load_avail(struct perf_fprobe *fprobe)
+{
+	char *path, *line = NULL;
+	size_t n = 0;
+	FILE *fp;
+
+	if (fprobe->avail)
+		return 0;
+
+	path = get_tracing_file("available_filter_functions");
+	if (!path) {
+		pr_err("failed to find tracefs (is it mounted?)\n");
+		return -1;
+	}
+	fp = fopen(path, "r");
+	if (!fp) {
+		pr_err("failed to open %s: %s\n", path, strerror(errno));
+		put_tracing_file(path);
+		return -1;
+	}
+	put_tracing_file(path);
+
+	fprobe->avail = strlist__new(NULL, NULL);
+	if (!fprobe->avail) {
+		fclose(fp);
+		return -1;
+	}
+	while (getline(&line, &n, fp) > 0) {
+		char *sp = strpbrk(line, " \t\n");
+
+		if (sp)
+			*sp = '\0';
+		if (*line)
+			strlist__add(fprobe->avail, line);
+	}
+	free(line);
+	fclose(fp);
+	return 0;
+}
+
+/* Is @name a function symbol of the running kernel (traceable or not)? */
+static bool kallsyms__has_func(const char *name)
+{
+	char *line = NULL;
+	size_t n = 0;
+	bool found = false;
+	FILE *fp = fopen("/proc/kallsyms", "r");
+
+	if (!fp)
+		return false;
+	while (!found && getline(&line, &n, fp) > 0) {
+		char type, sym[512];
+
+		if (sscanf(line, "%*x %c %511s", &type, sym) == 2 &&
+		    (type == 't' || type == 'T') && !strcmp(sym, name))
+			found = true;
+	}
+	free(line);
+	fclose(fp);
+	return found;
+}
+
+static int str_distance(const char *a, const char *b)
+{
+	return levenshtein(a, b, 1, 1, 1, 1);
+}
+
+struct fprobe_match {
+	const char	*name;
+	int		dist;
+};
+
+static int fprobe_match__cmp(const void *a, const void *b)
+{
+	const struct fprobe_match *ma = a, *mb = b;
+
+	if (ma->dist != mb->dist)
+		return ma->dist - mb->dist;
+	return strcmp(ma->name, mb->name);
+}
+
+/* Print up to FPROBE_MAX_MATCHES names of @cands close to @name */
+static void print_close_matches(const char *name, const char **cands, int nr,
+				const char *what)
+{
+	struct fprobe_match best[FPROBE_MAX_MATCHES + 1];
+	int i, nr_best = 0, limit = max(2, (int)strlen(name) / 3);
+
+	for (i = 0; i < nr; i++) {
+		int d;
+
+		/* cheap reject before the quadratic distance */
+		if (abs((int)strlen(cands[i]) - (int)strlen(name)) > limit)
+			continue;
+		d = str_distance(name, cands[i]);
+		if (d > limit)
+			continue;
+		best[nr_best].name = cands[i];
+		best[nr_best].dist = d;
+		nr_best++;
+		qsort(best, nr_best, sizeof(best[0]), fprobe_match__cmp);
+		if (nr_best > FPROBE_MAX_MATCHES)
+			nr_best = FPROBE_MAX_MATCHES;
+	}
+	if (!nr_best)
+		return;
+	pr_err("  close matches among %s:", what);
+	for (i = 0; i < nr_best; i++)
+		pr_err(" %s", best[i].name);
+	pr_err("\n");
+}
+
+static void fprobe__suggest_funcs(struct perf_fprobe *fprobe, const char *name)
+{
+	struct str_node *nd;
+	const char **cands;
+	int nr = 0;
+
+	cands = calloc(strlist__nr_entries(fprobe->avail), sizeof(*cands));
+	if (!cands)
+		return;
+	strlist__for_each_entry(nd, fprobe->avail)
+		cands[nr++] = nd->s;
+	print_close_matches(name, cands, nr, "traceable functions");
+	free(cands);
+}
+
+static int fprobe__list(struct perf_fprobe *fprobe)
+{
+	struct str_node *nd;
+	int nr = 0;
+
+	if (fprobe__load_avail(fprobe) < 0)
+		return -1;
+	strlist__for_each_entry(nd, fprobe->avail) {
+		if (strglobmatch(nd->s, fprobe->list_glob)) {
+			printf("%s\n", nd->s);
+			nr++;
+		}
+	}
+	if (!nr) {
+		pr_err("no traceable function matches '%s'\n", fprobe->list_glob);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- DWARF -------------------------------------------------------------- */
+
+static struct fprobe_dwarf *fprobe__dwarf(struct perf_fprobe *fprobe)
+{
+	if (!fprobe->dwarf_tried) {
+		fprobe->dwarf_tried = true;
+		fprobe->dwarf = fprobe_dwarf__new(fprobe->vmlinux);
+		if (!fprobe->dwarf)
+			pr_debug("no DWARF: %s not readable\n",
+				 fprobe->vmlinux ?: "vmlinux of the running kernel");
+	}
+	return fprobe->dwarf;
+}
+
+static int fprobe__show_vars(struct perf_fprobe *fprobe)
+{
+	struct fprobe_dwarf *dwarf = fprobe__dwarf(fprobe);
+	struct fprobe_func *func;
+	int i;
+
+	if (!dwarf) {
+		pr_err("failed to read the DWARF of %s (use -k/--vmlinux)\n",
+		       fprobe->vmlinux ?: "the running kernel's vmlinux");
+		return -1;
+	}
+	func = fprobe_dwarf__find_func(dwarf, fprobe->show_vars);
+	if (!func) {
+		pr_err("no function %s in %s\n", fprobe->show_vars,
+		       fprobe_dwarf__path(dwarf));
+		if (fprobe__load_avail(fprobe) == 0)
+			fprobe__suggest_funcs(fprobe, fprobe->show_vars);
+		return -1;
+	}
+
+	printf("%s %s(", func->ret.name, func->name);
+	for (i = 0; i < func->nr_params; i++)
+		printf("%s%s %s", i ? ", " : "", func->params[i].type.name,
+		       func->params[i].name);
+	printf(")\n");
+	for (i = 0; i < func->nr_params; i++) {
+		const struct fprobe_type *t = &func->params[i].type;
+
+		printf("  arg%d  %-16s %-24s %s\n", i + 1, func->params[i].name,
+		       t->name, fprobe_type__fetch_type(t));
+	}
+	printf("  return %-14s %-24s %s\n", "", func->ret.name,
+	       func->ret.kind == FPROBE_TYPE_VOID ? "-" :
+	       fprobe_type__fetch_type(&func->ret));
+	fprobe_func__delete(func);
+	return 0;
+}
+
+/* ---- probe specs -------------------------------------------------------- */
+
+static bool is_ident(const char *s)
+{
+	if (!*s || !(isalpha(*s) || *s == '_'))
+		return false;
+	for (s++; *s; s++) {
+		if (!isalnum(*s) && *s != '_')
+			return false;
+	}
+	return true;
+}
+
+static bool is_glob_or_func(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (!isalnum(*s) && !strchr("_.*?[]!", *s))
+			return false;
+	}
+	return true;
+}
+
+static void fprobe_probe__delete(struct fprobe_probe *probe)
+{
+	int i;
+
+	for (i = 0; i < probe->nr_params; i++)
+		free(probe->params[i]);
+	free(probe->params);
+	free(probe->filter);
+	free(probe->glob);
+	free(probe->spec);
+	free(probe);
+}
+
+static int parse_probe(const struct option *opt, const char *str,
+		       int unset __maybe_unused)
+{
+	struct perf_fprobe *fprobe = opt->value;
+	struct fprobe_probe *probe;
+	char *s, *tok, *saveptr = NULL;
+
+	probe = zalloc(sizeof(*probe));
+	if (!probe)
+		return -ENOMEM;
+	probe->spec = strdup(str);
+	s = strdup(str);
+	if (!probe->spec || !s)
+		goto out_nomem;
+
+	for (tok = strtok_r(s, " \t", &saveptr); tok;
+	     tok = strtok_r(NULL, " \t", &saveptr)) {
+		char **params;
+
+		if (!probe->glob) {
+			if (!is_glob_or_func(tok)) {
+				pr_err("invalid function or glob '%s' in '%s'\n", tok, str);
+				goto out_inval;
+			}
+			probe->glob = strdup(tok);
+			if (!probe->glob)
+				goto out_nomem;
+			continue;
+		}
+		if (!is_ident(tok)) {
+			pr_err("invalid parameter name '%s' in '%s'\n", tok, str);
+			goto out_inval;
+		}
+		if (probe->nr_params == FPROBE_CALL_MAX_ARGS) {
+			pr_err("too many parameters in '%s' (at most %d)\n", str,
+			       FPROBE_CALL_MAX_ARGS);
+			goto out_inval;
+		}
+		params = realloc(probe->params, (probe->nr_params + 1) * sizeof(*params));
+		if (!params)
+			goto out_nomem;
+		probe->params = params;
+		params[probe->nr_params] = strdup(tok);
+		if (!params[probe->nr_params])
+			goto out_nomem;
+		probe->nr_params++;
+	}
+	if (!probe->glob) {
+		pr_err("empty probe: -a needs 'FUNC|GLOB [PARAM...]'\n");
+		goto out_inval;
+	}
+	free(s);
+	list_add_tail(&probe->list, &fprobe->probes);
+	return 0;
+
+out_nomem:
+	free(s);
+	fprobe_probe__delete(probe);
+	return -ENOMEM;
+out_inval:
+	free(s);
+	fprobe_probe__delete(probe);
+	return -EINVAL;
+}
+
+static int fprobe__add_func(struct perf_fprobe *fprobe, const char *name,
+			    struct fprobe_probe *probe)
+{
+	struct fprobe_target_func *funcs, *f;
+	int i;
+
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		if (!strcmp(fprobe->funcs[i].name, name)) {
+			pr_err("%s is matched by both '%s' and '%s'\n", name,
+			       fprobe->funcs[i].probe->spec, probe->spec);
+			return -1;
+		}
+	}
+	funcs = realloc(fprobe->funcs, (fprobe->nr_funcs + 1) * sizeof(*funcs));
+	if (!funcs)
+		return -1;
+	fprobe->funcs = funcs;
+	f = &funcs[fprobe->nr_funcs];
+	memset(f, 0, sizeof(*f));
+	f->name = strdup(name);
+	if (!f->name)
+		return -1;
+	f->probe = probe;
+	fprobe->nr_funcs++;
+	return 0;
+}
+
+/* Is @name matched by a glob of the not-filter (--exclude, globs split by ',' or blanks)? */
+static bool fprobe__excluded(struct perf_fprobe *fprobe, const char *name)
+{
+	char *globs, *glob, *saveptr = NULL;
+	bool ret = false;
+
+	if (!fprobe->exclude)
+		return false;
+	globs = strdup(fprobe->exclude);
+	if (!globs)
+		return false;
+	for (glob = strtok_r(globs, ", \t", &saveptr); glob && !ret;
+	     glob = strtok_r(NULL, ", \t", &saveptr))
+		ret = strglobmatch(name, glob);
+	free(globs);
+	return ret;
+}
+
+/* Expand a probe's glob to traceable functions */
+static int fprobe__expand_probe(struct perf_fprobe *fprobe,
+				struct fprobe_probe *probe)
+{
+	struct str_node *nd;
+	int nr = 0;
+
+	if (!strpbrk(probe->glob, "*?[")) {
+		if (strlist__has_entry(fprobe->avail, probe->glob)) {
+			if (fprobe__excluded(fprobe, probe->glob)) {
+				pr_err("%s is excluded by --exclude '%s'\n",
+				       probe->glob, fprobe->exclude);
+				return -1;
+			}
+			return fprobe__add_func(fprobe, probe->glob, probe);
+		}
+		if (kallsyms__has_func(probe->glob)) {
+			pr_err("%s is not traceable: it is notrace, or has no ftrace call site (not in available_filter_functions)\n",
+			       probe->glob);
+			return -1;
+		}
+		pr_err("unknown function %s: not in available_filter_functions\n",
+		       probe->glob);
+		fprobe__suggest_funcs(fprobe, probe->glob);
+		return -1;
+	}
+
+	strlist__for_each_entry(nd, fprobe->avail) {
+		if (!strglobmatch(nd->s, probe->glob) || fprobe__excluded(fprobe, nd->s))
+			continue;
+		if (fprobe__add_func(fprobe, nd->s, probe) < 0)
+			return -1;
+		nr++;
+	}
+	if (!nr) {
+		pr_err("no traceable function matches '%s'%s\n", probe->glob,
+		       fprobe->exclude ? " (less --exclude)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* Find the named parameters of @f in DWARF */
+static int fprobe__resolve_params(struct perf_fprobe *fprobe,
+				  struct fprobe_target_func *f)
+{
+	struct fprobe_probe *probe = f->probe;
+	struct fprobe_dwarf *dwarf = fprobe__dwarf(fprobe);
+	int i;
+
+	if (dwarf)
+		f->dwarf = fprobe_dwarf__find_func(dwarf, f->name);
+	if (!probe->nr_params)
+		return 0;
+	if (!dwarf) {
+		pr_err("parameters of %s need the DWARF of vmlinux: %s not readable (use -k/--vmlinux)\n",
+		       f->name, fprobe->vmlinux ?: "the running kernel's vmlinux");
+		return -1;
+	}
+	if (!f->dwarf) {
+		pr_err("%s has no DWARF description in %s\n", f->name,
+		       fprobe_dwarf__path(dwarf));
+		return -1;
+	}
+
+	for (i = 0; i < probe->nr_params; i++) {
+		int idx = fprobe_func__param_index(f->dwarf, probe->params[i]);
+
+		if (idx < 0) {
+			const char *cands[64];
+			int j, nr = min(f->dwarf->nr_params, 64);
+
+			pr_err("%s has no parameter '%s'\n", f->name, probe->params[i]);
+			for (j = 0; j < nr; j++)
+				cands[j] = f->dwarf->params[j].name;
+			print_close_matches(probe->params[i], cands, nr,
+					    "its parameters");
+			return -1;
+		}
+		if (idx >= FPROBE_CALL_MAX_ARGS) {
+			pr_err("'%s' is argument %d of %s: only the first %d can be captured\n",
+			       probe->params[i], idx + 1, f->name,
+			       FPROBE_CALL_MAX_ARGS);
+			return -1;
+		}
+		f->param_idx[i] = idx;
+		probe->nargs = max(probe->nargs, idx + 1);
+	}
+	return 0;
+}
+
+static int fprobe__prepare_probes(struct perf_fprobe *fprobe)
+{
+	struct fprobe_probe *probe;
+	int i;
+
+	if (list_empty(&fprobe->probes)) {
+		pr_err("no probe: give at least one -a 'FUNC|GLOB [PARAM...]'\n");
+		return -1;
+	}
+	if (fprobe__load_avail(fprobe) < 0)
+		return -1;
+	list_for_each_entry(probe, &fprobe->probes, list) {
+		if (fprobe__expand_probe(fprobe, probe) < 0)
+			return -1;
+	}
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		if (fprobe_interrupted) {
+			pr_err("interrupted\n");
+			return -1;
+		}
+		if (fprobe__resolve_params(fprobe, &fprobe->funcs[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- tracefs fallback: fprobe events in dynamic_events ------------------- */
+
+static int fprobe__write_dynevent(const char *cmd, bool silent)
+{
+	char *path = get_tracing_file("dynamic_events");
+	int fd, err = 0;
+
+	if (!path)
+		return -ENOENT;
+	fd = open(path, O_WRONLY | O_APPEND);
+	put_tracing_file(path);
+	if (fd < 0)
+		return -errno;
+	pr_debug("dynamic_events: %s\n", cmd);
+	if (write(fd, cmd, strlen(cmd)) < 0) {
+		err = -errno;
+		if (!silent)
+			pr_debug("writing '%s' to dynamic_events: %s\n", cmd,
+				 strerror(errno));
+	}
+	close(fd);
+	return err;
+}
+
+static void print_tracefs_error_log(void)
+{
+	char *path = get_tracing_file("error_log");
+	char line[512];
+	FILE *fp;
+
+	if (!path)
+		return;
+	fp = fopen(path, "r");
+	put_tracing_file(path);
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp))
+		pr_err("  %s", line);
+	fclose(fp);
+}
+
+/* An event name for @func: tracefs takes [A-Za-z0-9_] */
+static char *fprobe__event_name(struct perf_fprobe *fprobe, const char *func)
+{
+	char base[40], name[56], *p;
+	int i, n = 0;
+
+	snprintf(base, sizeof(base), "%s", func);
+	for (p = base; *p; p++) {
+		if (!isalnum(*p) && *p != '_')
+			*p = '_';
+	}
+	snprintf(name, sizeof(name), "%s", base);
+again:
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		if (fprobe->funcs[i].event && !strcmp(fprobe->funcs[i].event, name)) {
+			snprintf(name, sizeof(name), "%s_%d", base, ++n);
+			goto again;
+		}
+	}
+	return strdup(name);
+}
+
+static int fprobe__add_events(struct perf_fprobe *fprobe)
+{
+	char cmd[1024];
+	int i, j;
+
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		struct fprobe_target_func *f = &fprobe->funcs[i];
+		struct fprobe_probe *probe = f->probe;
+		int len, err;
+
+		if (fprobe_interrupted) {
+			pr_err("interrupted while adding the fprobe events\n");
+			return -1;
+		}
+
+		f->event = fprobe__event_name(fprobe, f->name);
+		if (!f->event)
+			return -1;
+
+		len = scnprintf(cmd, sizeof(cmd), "f:%s/%s %s", FPROBE_GROUP,
+				f->event, f->name);
+		for (j = 0; j < probe->nr_params; j++) {
+			const struct fprobe_param *p = &f->dwarf->params[f->param_idx[j]];
+
+			len += scnprintf(cmd + len, sizeof(cmd) - len, " %s=$arg%d:%s",
+					 p->name, f->param_idx[j] + 1,
+					 fprobe_type__fetch_type(&p->type));
+		}
+		err = fprobe__write_dynevent(cmd, false);
+		/* a stale event of an earlier run that died: replace it */
+		if (err == -EEXIST || err == -EBUSY) {
+			char del[128];
+
+			snprintf(del, sizeof(del), "-:%s/%s", FPROBE_GROUP, f->event);
+			fprobe__write_dynevent(del, true);
+			snprintf(del, sizeof(del), "-:%s/%s__return", FPROBE_GROUP, f->event);
+			fprobe__write_dynevent(del, true);
+			err = fprobe__write_dynevent(cmd, false);
+		}
+		if (err) {
+			pr_err("failed to add the fprobe event '%s': %s\n", cmd,
+			       strerror(-err));
+			print_tracefs_error_log();
+			return -1;
+		}
+		f->added = true;
+
+		len = scnprintf(cmd, sizeof(cmd), "f:%s/%s__return %s%%return",
+				FPROBE_GROUP, f->event, f->name);
+		if (!f->dwarf || f->dwarf->ret.kind != FPROBE_TYPE_VOID)
+			scnprintf(cmd + len, sizeof(cmd) - len, " %s=$retval:%s",
+				  FPROBE_RETVAL, f->dwarf ?
+				  fprobe_type__fetch_type(&f->dwarf->ret) : "x64");
+		err = fprobe__write_dynevent(cmd, false);
+		if (err && !f->dwarf) {
+			/* no DWARF: BTF may know that it returns void */
+			cmd[len] = '\0';
+			err = fprobe__write_dynevent(cmd, false);
+		}
+		if (err) {
+			pr_err("failed to add the fprobe event '%s': %s\n", cmd,
+			       strerror(-err));
+			print_tracefs_error_log();
+			return -1;
+		}
+		f->added_exit = true;
+	}
+	return 0;
+}
+
+static void fprobe__remove_events(struct perf_fprobe *fprobe)
+{
+	char cmd[128];
+	int i;
+
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		struct fprobe_target_func *f = &fprobe->funcs[i];
+
+		if (f->added_exit) {
+			snprintf(cmd, sizeof(cmd), "-:%s/%s__return", FPROBE_GROUP, f->event);
+			if (fprobe__write_dynevent(cmd, false) < 0)
+				pr_warning("failed to remove the fprobe event %s/%s__return\n",
+					   FPROBE_GROUP, f->event);
+			f->added_exit = false;
+		}
+		if (f->added) {
+			snprintf(cmd, sizeof(cmd), "-:%s/%s", FPROBE_GROUP, f->event);
+			if (fprobe__write_dynevent(cmd, false) < 0)
+				pr_warning("failed to remove the fprobe event %s/%s\n",
+					   FPROBE_GROUP, f->event);
+			f->added = false;
+		}
+	}
+}
+
+/* ---- recording ---------------------------------------------------------- */
+
+static int fprobe__pmu_filters(struct perf_fprobe *fprobe)
+{
+	struct fprobe_probe *probe;
+
+	list_for_each_entry(probe, &fprobe->probes, list) {
+		probe->filter = strdup(probe->glob);
+		if (!probe->filter)
+			return -1;
+	}
+	return 0;
+}
+
+/* The argv of perf record on the fprobe events of the tracefs fallback */
+static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
+					const char *output, int argc,
+					const char **argv, int *rec_argc)
+{
+	const char **rec_argv;
+	int i, n = 0, max = 16 + 4 * fprobe->nr_funcs + argc;
+	char buf[256];
+
+	rec_argv = calloc(max + 1, sizeof(*rec_argv));
+	if (!rec_argv)
+		return NULL;
+
+	rec_argv[n++] = strdup("record");
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		snprintf(buf, sizeof(buf), "%s:%s", FPROBE_GROUP,
+			 fprobe->funcs[i].event);
+		rec_argv[n++] = strdup("-e");
+		rec_argv[n++] = strdup(buf);
+		snprintf(buf, sizeof(buf), "%s:%s__return", FPROBE_GROUP,
+			 fprobe->funcs[i].event);
+		rec_argv[n++] = strdup("-e");
+		rec_argv[n++] = strdup(buf);
+	}
+	rec_argv[n++] = strdup("--period");
+	rec_argv[n++] = strdup("--sample-cpu");
+	rec_argv[n++] = strdup("-g");
+	rec_argv[n++] = strdup("--kernel-callchains");
+	rec_argv[n++] = strdup("-o");
+	rec_argv[n++] = strdup(output);
+	if (fprobe->target.system_wide)
+		rec_argv[n++] = strdup("-a");
+	if (fprobe->target.pid) {
+		rec_argv[n++] = strdup("-p");
+		rec_argv[n++] = strdup(fprobe->target.pid);
+	}
+	if (argc)
+		rec_argv[n++] = strdup("--");
+	for (i = 0; i < argc; i++)
+		rec_argv[n++] = strdup(argv[i]);
+
+	for (i = 0; i < n; i++) {
+		if (!rec_argv[i]) {
+			while (n--)
+				free((char *)rec_argv[n]);
+			free(rec_argv);
+			return NULL;
+		}
+		pr_debug("%s ", rec_argv[i]);
+	}
+	pr_debug("\n");
+	*rec_argc = n;
+	return rec_argv;
+}
+
+/* ---- recording through the fprobe PMU ----------------------------------- */
+
+/*
+ * The fprobe PMU takes its filter as a user pointer in config1 (see
+ * include/uapi/linux/fprobe_pmu.h): an event string cannot carry one, so
+ * the events are built here, one per probe, and recorded with the evlist
+ * and session APIs into a perf.data file that perf report reads as any.
+ */
+struct fprobe_recorder {
+	struct perf_tool	tool;
+	struct perf_data	data;
+	struct perf_session	*session;
+	struct evlist		*evlist;
+	u64			bytes;
+};
+
+static sig_atomic_t fprobe_done;
+static sig_atomic_t fprobe_child_done;
+
+static void fprobe__sig_done(int sig)
+{
+	if (sig == SIGCHLD)
+		fprobe_child_done = 1;
+	fprobe_done = 1;
+}
+
+static sig_atomic_t fprobe_exec_errno;
+
+static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
+				void *ucontext __maybe_unused)
+{
+	fprobe_exec_errno = info->si_value.sival_int;
+	fprobe_child_done = 1;
+	fprobe_done = 1;
+}
+
+static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
+{
+	if (perf_data__write(&rec->data, buf, size) < 0) {
+		pr_err("failed to write %s: %s\n", rec->data.path, strerror(errno));
+		return -1;
+	}
+	rec->bytes += size;
+	return 0;
+}
+
+static int fprobe_recorder__process(const struct perf_tool *tool,
+				    union perf_event *event,
+				    struct perf_sample *sample __maybe_unused,
+				    struct machine *machine __maybe_unused)
+{
+	struct fprobe_recorder *rec = container_of(tool, struct fprobe_recorder, tool);
+
+	return fprobe_recorder__write(rec, event, event->header.size);
+}
+
+/* Move what the ring buffers hold into the file */
+static int fprobe_recorder__drain(struct fprobe_recorder *rec)
+{
+	int i;
+
+	for (i = 0; i < rec->evlist->core.nr_mmaps; i++) {
+		struct perf_mmap *map = &rec->evlist->mmap[i].core;
+		union perf_event *event;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((event = perf_mmap__read_event(map)) != NULL) {
+			int err = fprobe_recorder__write(rec, event, event->header.size);
+
+			perf_mmap__consume(map);
+			if (err)
+				return -1;
+		}
+		perf_mmap__read_done(map);
+	}
+	return 0;
+}
+
+/*
+ * The records the kernel could not put in the ring buffers, and the calls
+ * fprobe missed (nmissed), read with PERF_FORMAT_LOST: written as
+ * PERF_RECORD_LOST_SAMPLES, which perf fprobe report and perf report show.
+ */
+static int fprobe_recorder__lost(struct fprobe_recorder *rec, u64 *nr_lost)
+{
+	struct perf_record_lost_samples_and_ids lost;
+	struct evsel *evsel;
+	int x, y;
+
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct xyarray *xy = evsel->core.sample_id;
+		u64 sample_type = evsel->core.attr.sample_type;
+
+		if (!xy || !evsel->core.fd)
+			continue;
+		for (x = 0; x < xyarray__max_x(xy); x++) {
+			for (y = 0; y < xyarray__max_y(xy); y++) {
+				struct perf_counts_values count = { .lost = 0, };
+				struct perf_sample sample = { .id = 0, };
+				struct perf_sample_id *sid;
+				size_t id_size;
+
+				if (perf_evsel__read(&evsel->core, x, y, &count) < 0) {
+					pr_err("failed to read the lost count of %s\n",
+					       evsel__name(evsel));
+					return -1;
+				}
+				if (!count.lost)
+					continue;
+				*nr_lost += count.lost;
+				memset(&lost, 0, sizeof(lost));
+				lost.lost.header.type = PERF_RECORD_LOST_SAMPLES;
+				lost.lost.lost = count.lost;
+				sid = xyarray__entry(xy, x, y);
+				sample.id = sid->id;
+				id_size = perf_event__synthesize_id_sample(lost.sample_ids,
+									   sample_type, &sample);
+				lost.lost.header.size = sizeof(lost.lost) + id_size;
+				if (fprobe_recorder__write(rec, &lost, lost.lost.header.size) < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* One fprobe PMU event for @probe, with the ABI of fprobe_pmu.h */
+static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
+				 struct fprobe_probe *probe, struct evlist *evlist)
+{
+	struct perf_event_attr attr = {
+		.type		= fprobe->pmu_type,
+		.size		= sizeof(attr),
+		.config		= probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK,
+		.config1	= (u64)(uintptr_t)probe->filter,
+		.config2	= (u64)(uintptr_t)fprobe->exclude,
+		.sample_period	= 1,
+	};
+	struct evsel *evsel;
+	char name[64];
+
+	BUILD_BUG_ON(FPROBE_CALL_MAX_ARGS > FPROBE_PMU_MAX_ARGS);
+	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
+		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
+		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
+		return -1;
+	}
+	evsel = evsel__new(&attr);
+	if (!evsel)
+		return -1;
+	/* the first event alone carries the comm, mmap and task events */
+	evsel->tracking = evlist->core.nr_entries == 0;
+	snprintf(name, sizeof(name), "%s:%s", FPROBE_PMU_EVSEL, probe->glob);
+	evsel->name = strdup(name);
+	if (!evsel->name) {
+		evsel__delete(evsel);
+		return -1;
+	}
+	evlist__add(evlist, evsel);
+	return 0;
+}
+
+static void fprobe_recorder__init_features(struct fprobe_recorder *rec)
+{
+	struct perf_header *header = &rec->session->header;
+	int feat;
+
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		perf_header__set_feat(header, feat);
+	/* what perf record leaves out without these options */
+	perf_header__clear_feat(header, HEADER_BUILD_ID);
+	perf_header__clear_feat(header, HEADER_TRACING_DATA);
+	perf_header__clear_feat(header, HEADER_BRANCH_STACK);
+	perf_header__clear_feat(header, HEADER_AUXTRACE);
+	perf_header__clear_feat(header, HEADER_CLOCKID);
+	perf_header__clear_feat(header, HEADER_CLOCK_DATA);
+	perf_header__clear_feat(header, HEADER_DIR_FORMAT);
+	perf_header__clear_feat(header, HEADER_COMPRESSED);
+	perf_header__clear_feat(header, HEADER_STAT);
+}
+
+/* The kernel and module maps, and the threads of the target, for perf report */
+static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
+				       struct target *target)
+{
+	struct machine *machine = &rec->session->machines.host;
+	struct perf_tool *tool = &rec->tool;
+
+	if (perf_event__synthesize_kernel_mmap(tool, fprobe_recorder__process, machine) < 0)
+		pr_warning("failed to synthesize the kernel map: kernel symbols may be missing\n");
+	if (perf_event__synthesize_modules(tool, fprobe_recorder__process, machine) < 0)
+		pr_warning("failed to synthesize the module maps\n");
+	if (target__has_task(target))
+		return perf_event__synthesize_thread_map(tool, rec->evlist->core.threads,
+							 fprobe_recorder__process,
+							 machine, false, false);
+	if (target->system_wide)
+		return perf_event__synthesize_threads(tool, fprobe_recorder__process,
+						      machine, false, false, 1);
+	return 0;
+}
+
+static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
+			      int argc, const char **argv)
+{
+	struct record_opts opts = {
+		.target		= fprobe->target,
+		.sample_time	= true,
+		.period		= true,
+		.period_set	= true,
+		.raw_samples	= true,
+		.sample_cpu	= true,
+		.kernel_callchains = true,
+		.mmap_pages	= UINT_MAX,
+		.user_freq	= UINT_MAX,
+		.user_interval	= ULLONG_MAX,
+	};
+	struct callchain_param callchain = {
+		.enabled	= true,
+		.record_mode	= CALLCHAIN_FP,
+		.max_stack	= PERF_MAX_STACK_DEPTH,
+	};
+	struct fprobe_recorder rec = {
+		.data = {
+			.path	= output,
+			.mode	= PERF_DATA_MODE_WRITE,
+		},
+	};
+	struct fprobe_probe *probe;
+	char errbuf[BUFSIZ];
+	u64 nr_lost = 0;
+	int fd, ret = -1;
+
+	rec.evlist = evlist__new();
+	if (!rec.evlist)
+		return -1;
+	list_for_each_entry(probe, &fprobe->probes, list) {
+		if (fprobe__add_pmu_evsel(fprobe, probe, rec.evlist) < 0)
+			goto out_delete_evlist;
+	}
+	opts.target.uses_mmap = true;
+	opts.target.default_per_cpu = true;
+	if (evlist__create_maps(rec.evlist, &opts.target) < 0) {
+		pr_err("failed to create the CPU and thread maps\n");
+		goto out_delete_evlist;
+	}
+	evlist__config(rec.evlist, &opts, &callchain);
+
+	signal(SIGCHLD, fprobe__sig_done);
+	signal(SIGINT, fprobe__sig_done);
+	signal(SIGTERM, fprobe__sig_done);
+	signal(SIGALRM, fprobe__sig_done);
+	if (argc && evlist__prepare_workload(rec.evlist, &opts.target, argv,
+					     false, fprobe__exec_failed) < 0) {
+		pr_err("failed to start the workload %s\n", argv[0]);
+		goto out_delete_evlist;
+	}
+
+	if (evlist__open(rec.evlist) < 0) {
+		struct evsel *evsel = evlist__first(rec.evlist);
+
+		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));
+		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
+		goto out_close;
+	}
+	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
+		pr_err("failed to mmap the ring buffers: %s\n",
+		       str_error_r(errno, errbuf, sizeof(errbuf)));
+		goto out_close;
+	}
+
+	perf_tool__init(&rec.tool, /*ordered_events=*/false);
+	symbol__init(NULL);
+	rec.session = perf_session__new(&rec.data, &rec.tool);
+	if (IS_ERR(rec.session)) {
+		pr_err("failed to create %s\n", output);
+		rec.session = NULL;
+		goto out_close;
+	}
+	fd = perf_data__fd(&rec.data);
+	rec.session->evlist = rec.evlist;
+	perf_session__set_id_hdr_size(rec.session);
+	fprobe_recorder__init_features(&rec);
+	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
+	    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
+		pr_err("failed to write the header of %s\n", output);
+		goto out_close;
+	}
+
+	if (fprobe->duration > 0)
+		alarm(fprobe->duration);
+	if (argc)
+		evlist__start_workload(rec.evlist);
+	else
+		evlist__enable(rec.evlist);
+
+	while (!fprobe_done && !fprobe_interrupted) {
+		u64 before = rec.bytes;
+
+		if (fprobe_recorder__drain(&rec) < 0)
+			goto out_disable;
+		if (rec.bytes == before)
+			evlist__poll(rec.evlist, 100);
+	}
+	alarm(0);
+	if (fprobe_exec_errno) {
+		pr_err("failed to run %s: %s\n", argv[0],
+		       str_error_r(fprobe_exec_errno, errbuf, sizeof(errbuf)));
+		goto out_disable;
+	}
+	evlist__disable(rec.evlist);
+	if (fprobe_recorder__drain(&rec) < 0 ||
+	    fprobe_recorder__lost(&rec, &nr_lost) < 0)
+		goto out_close;
+
+	rec.session->header.data_size = rec.bytes;
+	if (perf_session__write_header(rec.session, rec.evlist, fd, true) < 0) {
+		pr_err("failed to finish %s\n", output);
+		goto out_close;
+	}
+	pr_info("perf fprobe: %" PRIu64 " bytes written to %s", rec.bytes, output);
+	if (nr_lost)
+		pr_info(", %" PRIu64 " records LOST", nr_lost);
+	pr_info("\n");
+	ret = 0;
+	goto out_close;
+
+out_disable:
+	evlist__disable(rec.evlist);
+	goto out_close;
+out_close:
+	if (argc && rec.evlist->workload.pid > 0) {
+		int status;
+
+		/* stopped by Ctrl-C, --duration or an error: end it, as perf record does */
+		if (!fprobe_child_done)
+			kill(rec.evlist->workload.pid, SIGTERM);
+		waitpid(rec.evlist->workload.pid, &status, 0);
+	}
+	evlist__close(rec.evlist);
+	if (rec.session) {
+		rec.session->evlist = NULL;
+		perf_session__delete(rec.session);
+	}
+out_delete_evlist:
+	evlist__delete(rec.evlist);
+	return ret;
+}
+
+/* ---- period fixup of the tracefs path ----------------------------------- */
+
+static size_t tid_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool tid_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+struct fprobe_fix {
+	u64	time;
+	u64	func;
+	__u64	*period;	/* in the mapped file */
+	__u64	*ip;
+	s32	tid;
+	bool	exit;
+	u32	order;
+};
+
+static int fprobe_fix__cmp(const void *a, const void *b)
+{
+	const struct fprobe_fix *fa = a, *fb = b;
+
+	if (fa->time != fb->time)
+		return fa->time < fb->time ? -1 : 1;
+	return fa->order < fb->order ? -1 : 1;
+}
+
+/* Where the u64 of @bit is in the sample array, or NULL */
+static __u64 *sample_field(union perf_event *event, u64 type, u64 bit)
+{
+	static const u64 order[] = {
+		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
+	};
+	__u64 *array = event->sample.array;
+	size_t i;
+
+	if (!(type & bit))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (order[i] == bit)
+			return array;
+		if (type & order[i])
+			array++;
+	}
+	return NULL;
+}
+
+/*
+ * Give each paired exit sample of a tracefs recording the duration of its
+ * call as period and the function as ip: perf report then ranks functions
+ * by time. The data section is a plain sequence of records (perf record
+ * without -z or --threads): it is read whole, and the changed fields are
+ * written back in place.
+ */
+static int fprobe__fixup_periods(const char *path)
+{
+	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_READ };
+	struct perf_session *session;
+	struct fprobe_fix *fixes = NULL;
+	size_t nr = 0, alloc = 0, i;
+	struct hashmap *stacks = NULL;
+	struct perf_tool tool;
+	u64 off, size, pos;
+	char *buf = NULL;
+	int fd = -1, err = -1;
+
+	perf_tool__init(&tool, /*ordered_events=*/false);
+	session = perf_session__new(&data, &tool);
+	if (IS_ERR(session))
+		return -1;
+	if (session->header.needs_swap || session->evlist->core.nr_entries == 0)
+		goto out_delete;
+
+	off = session->header.data_offset;
+	size = session->header.data_size;
+	stacks = hashmap__new(tid_hash, tid_equal, NULL);
+	buf = malloc(size ?: 1);
+	fd = open(path, O_RDWR);
+	if (fd < 0 || IS_ERR(stacks) || !buf ||
+	    pread(fd, buf, size, off) != (ssize_t)size)
+		goto out_free;
+
+	for (pos = 0; pos + sizeof(struct perf_event_header) <= size;) {
+		union perf_event *event = (union perf_event *)(buf + pos);
+		struct perf_sample sample;
+		struct evsel *evsel;
+		struct fprobe_fix *fix;
+
+		if (event->header.size < sizeof(event->header) ||
+		    pos + event->header.size > size)
+			break;
+		pos += event->header.size;
+		if (event->header.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (evlist__parse_sample(session->evlist, event, &sample) < 0)
+			continue;
+		evsel = evlist__id2evsel(session->evlist, sample.id);
+		if (!evsel || !evsel->tp_format ||
+		    strcmp(evsel->tp_format->system, FPROBE_GROUP))
+			continue;
+		if (nr == alloc) {
+			struct fprobe_fix *tmp;
+
+			alloc = alloc ? alloc * 2 : 1024;
+			tmp = realloc(fixes, alloc * sizeof(*fixes));
+			if (!tmp)
+				goto out_free;
+			fixes = tmp;
+		}
+		fix = &fixes[nr];
+		fix->time = sample.time;
+		fix->tid = sample.tid;
+		fix->order = nr;
+		fix->exit = has_suffix(evsel->tp_format->name, "__return");
+		fix->func = evsel__intval(evsel, &sample,
+					  fix->exit ? "__probe_func" : "__probe_ip");
+		fix->period = sample_field(event, evsel->core.attr.sample_type,
+					   PERF_SAMPLE_PERIOD);
+		fix->ip = sample_field(event, evsel->core.attr.sample_type,
+				       PERF_SAMPLE_IP);
+		nr++;
+	}
+	qsort(fixes, nr, sizeof(*fixes), fprobe_fix__cmp);
+
+	/*
+	 * The calls open on each thread, innermost first: a stack per tid,
+	 * linked through the index of the entry below (kept in ->order, no
+	 * longer needed once sorted).
+	 */
+	for (i = 0; i < nr; i++) {
+		struct fprobe_fix *fix = &fixes[i];
+		long key = fix->tid, prev = -1;
+
+		hashmap__find(stacks, key, &prev);
+		if (!fix->exit) {
+			fix->order = (u32)prev;
+			hashmap__insert(stacks, key, (long)i, HASHMAP_SET, NULL, NULL);
+			continue;
+		}
+		/* the innermost open entry of the same function */
+		while (prev >= 0 && fixes[prev].func != fix->func)
+			prev = (s32)fixes[prev].order;
+		if (prev < 0)
+			continue;	/* exit without entry: keep period 1 */
+		if (fix->period)
+			*fix->period = max_t(u64, fix->time - fixes[prev].time, 1);
+		if (fix->ip)
+			*fix->ip = fix->func;
+		/* calls above it lost their exit: they leave the stack too */
+		prev = (s32)fixes[prev].order;
+		if (prev >= 0)
+			hashmap__insert(stacks, key, prev, HASHMAP_SET, NULL, NULL);
+		else
+			hashmap__delete(stacks, key, NULL, NULL);
+	}
+
+	/* write back the samples whose fields changed */
+	for (i = 0; i < nr; i++) {
+		__u64 *fields[] = { fixes[i].period, fixes[i].ip };
+		size_t j;
+
+		if (!fixes[i].exit)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(fields); j++) {
+			u64 at;
+
+			if (!fields[j])
+				continue;
+			at = off + ((char *)fields[j] - buf);
+			if (pwrite(fd, fields[j], sizeof(u64), at) != sizeof(u64))
+				goto out_free;
+		}
+	}
+	err = 0;
+out_free:
+	if (fd >= 0)
+		close(fd);
+	if (!IS_ERR_OR_NULL(stacks))
+		hashmap__free(stacks);
+	free(buf);
+	free(fixes);
+out_delete:
+	perf_session__delete(session);
+	return err;
+}
+
+static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
+			  int argc, const char **argv)
+{
+	const char **rec_argv, **run_argv;
+	int rec_argc, ret = -1, i;
+	struct perf_pmu *pmu = NULL;
+
+	signal(SIGINT, fprobe__sigint);
+	signal(SIGTERM, fprobe__sigint);
+	if (fprobe__prepare_probes(fprobe) < 0)
+		return -1;
+
+	if (!fprobe->force_tracefs)
+		pmu = perf_pmus__find("fprobe");
+	fprobe->pmu_type = pmu ? (int)pmu->type : -1;
+
+	if (pmu) {
+		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
+			fprobe->nr_funcs);
+		if (fprobe__pmu_filters(fprobe) < 0)
+			return -1;
+		if (fprobe_interrupted) {
+			pr_err("interrupted\n");
+			return -1;
+		}
+		return fprobe__pmu_record(fprobe, output, argc, argv);
+	}
+
+	if (fprobe->nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
+		pr_err("%d functions match: the tracefs fallback takes at most %d (two fprobe events each)\n",
+		       fprobe->nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
+		return -1;
+	}
+	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group, %d functions)\n",
+		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU",
+		FPROBE_GROUP, fprobe->nr_funcs);
+	if (fprobe__add_events(fprobe) < 0)
+		goto out_remove;
+
+	if (fprobe_interrupted) {
+		pr_err("interrupted\n");
+		goto out_remove;
+	}
+	rec_argv = fprobe__record_argv(fprobe, output, argc, argv, &rec_argc);
+	if (!rec_argv)
+		goto out_remove;
+
+	/* perf record reorders its argv: keep the strings to free them */
+	run_argv = calloc(rec_argc + 1, sizeof(*run_argv));
+	if (!run_argv)
+		goto out_free_argv;
+	memcpy(run_argv, rec_argv, rec_argc * sizeof(*run_argv));
+
+	fprobe_has_workload = argc > 0;
+	if (fprobe->duration > 0) {
+		signal(SIGALRM, fprobe__alarm);
+		alarm(fprobe->duration);
+	}
+	ret = cmd_record(rec_argc, run_argv);
+	alarm(0);
+	free(run_argv);
+out_free_argv:
+	for (i = 0; i < rec_argc; i++)
+		free((char *)rec_argv[i]);
+	free(rec_argv);
+
+out_remove:
+	fprobe__remove_events(fprobe);
+	if (ret == 0 && fprobe__fixup_periods(output) < 0)
+		pr_warning("failed to set the durations as periods in %s\n", output);
+	return ret;
+}
+
+/* ---- reading a recording ------------------------------------------------ */
+
+static size_t name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool name_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+/* The DWARF of a recorded function, looked up once */
+static struct fprobe_func *fprobe__func_dwarf(struct perf_fprobe *fprobe,
+					      const char *name)
+{
+	struct fprobe_dwarf *dwarf;
+	struct fprobe_func *func = NULL;
+	char *key;
+
+	if (!name)
+		return NULL;
+	if (hashmap__find(fprobe->funcs_by_name, name, &func))
+		return func;
+	dwarf = fprobe__dwarf(fprobe);
+	if (dwarf)
+		func = fprobe_dwarf__find_func(dwarf, name);
+	key = strdup(name);
+	if (key && hashmap__add(fprobe->funcs_by_name, key, func) < 0)
+		free(key);
+	return func;
+}
+
+static const char *kernel_sym_name(struct machine *machine, u64 addr)
+{
+	struct symbol *sym = machine__find_kernel_symbol(machine, addr, NULL);
+
+	return sym ? sym->name : NULL;
+}
+
+/* The kernel callchain above the call, outermost first, in fprobe->stack_buf */
+static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
+				 struct perf_sample *sample,
+				 struct machine *machine, u64 func)
+{
+	struct ip_callchain *chain = sample->callchain;
+	const char *inner_first[FPROBE_MAX_STACK];
+	struct symbol *func_sym;
+	u32 n = 0, i;
+	bool skip = true;
+
+	if (!chain)
+		return 0;
+	func_sym = machine__find_kernel_symbol(machine, func, NULL);
+	for (i = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
+		u64 ip = chain->ips[i];
+		struct symbol *sym;
+		struct map *map = NULL;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_USER)
+				break;
+			continue;
+		}
+		sym = machine__find_kernel_symbol(machine, ip, &map);
+		/* the probed function itself, and the handler frames below it */
+		if (skip) {
+			if (sym && sym == func_sym)
+				skip = false;
+			map__put(map);
+			continue;
+		}
+		map__put(map);
+		inner_first[n++] = sym ? sym->name : "[unknown]";
+	}
+	/* no frame of the probed function: take the chain as it is */
+	if (skip) {
+		for (i = 0, n = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
+			u64 ip = chain->ips[i];
+
+			if (ip >= PERF_CONTEXT_MAX) {
+				if (ip == PERF_CONTEXT_USER)
+					break;
+				continue;
+			}
+			inner_first[n++] = kernel_sym_name(machine, ip) ?: "[unknown]";
+		}
+	}
+	for (i = 0; i < n; i++)
+		fprobe->stack_buf[i] = inner_first[n - 1 - i];
+	return n;
+}
+
+static int fprobe__list_call(struct perf_fprobe *fprobe,
+			     const struct fprobe_call *call, u32 arg_mask,
+			     struct fprobe_func *dwarf)
+{
+	struct fprobe_listed *l;
+
+	if (!(fprobe->outputs & FPROBE_OUT_CALLS))
+		return 0;
+	if (fprobe->ropts.tid >= 0 && call->tid != fprobe->ropts.tid)
+		return 0;
+	if (fprobe->nr_listed == fprobe->alloc_listed) {
+		size_t alloc = fprobe->alloc_listed ? fprobe->alloc_listed * 2 : 1024;
+		struct fprobe_listed *tmp = realloc(fprobe->listed, alloc * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		fprobe->listed = tmp;
+		fprobe->alloc_listed = alloc;
+	}
+	l = &fprobe->listed[fprobe->nr_listed++];
+	l->call = *call;
+	l->call.stack = NULL;
+	l->call.nr_stack = 0;
+	l->arg_mask = arg_mask;
+	l->dwarf = dwarf;
+	return 0;
+}
+
+static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
+			u32 arg_mask, struct fprobe_func *dwarf)
+{
+	if (call->flags != (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT))
+		fprobe->nr_incomplete++;
+	else
+		fprobe->nr_calls++;
+	if (fprobe__list_call(fprobe, call, arg_mask, dwarf) < 0)
+		return -ENOMEM;
+	return fprobe_report__add(fprobe->rep, call);
+}
+
+static struct fprobe_task *fprobe__task(struct perf_fprobe *fprobe, s32 tid)
+{
+	struct fprobe_task *task = NULL;
+
+	if (hashmap__find(fprobe->tasks, (long)tid, &task))
+		return task;
+	task = zalloc(sizeof(*task));
+	if (task && hashmap__add(fprobe->tasks, (long)tid, task) < 0)
+		zfree(&task);
+	return task;
+}
+
+/* Calls still open on @task lost their exit: they go with no latency */
+static int fprobe_task__flush(struct perf_fprobe *fprobe, struct fprobe_task *task,
+			      int down_to)
+{
+	int err = 0;
+
+	while (task->nr > down_to) {
+		struct fprobe_pending *p = &task->stack[--task->nr];
+
+		if (!err)
+			err = fprobe__emit(fprobe, &p->call, p->arg_mask, p->dwarf);
+		free(p->call.stack);
+	}
+	return err;
+}
+
+static int fprobe__flush_all(struct perf_fprobe *fprobe)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int err = 0;
+
+	hashmap__for_each_entry(fprobe->tasks, cur, bkt) {
+		struct fprobe_task *task = cur->pvalue;
+
+		if (fprobe_task__flush(fprobe, task, 0) < 0)
+			err = -1;
+	}
+	return err;
+}
+
+static struct fprobe_evinfo *fprobe__evinfo(struct evsel *evsel)
+{
+	struct fprobe_evinfo *info = evsel->priv;
+	struct tep_event *tp = evsel->tp_format;
+	struct tep_format_field *field;
+
+	if (info)
+		return info;
+	info = zalloc(sizeof(*info));
+	if (!info)
+		return NULL;
+	if (!tp) {
+		info->pmu = true;
+	} else {
+		info->exit = has_suffix(tp->name, "__return");
+		for (field = tp->format.fields; field; field = field->next) {
+			if (!strncmp(field->name, "__probe_", 8) ||
+			    info->nr_fields == FPROBE_CALL_MAX_ARGS)
+				continue;
+			info->fields[info->nr_fields] = field;
+			info->field_names[info->nr_fields++] = field->name;
+		}
+	}
+	evsel->priv = info;
+	return info;
+}
+
+static bool evsel__is_fprobe(struct evsel *evsel)
+{
+	if (evsel->tp_format)
+		return !strcmp(evsel->tp_format->system, FPROBE_GROUP);
+	return (evsel->core.attr.sample_type & PERF_SAMPLE_RAW) &&
+	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
+}
+
+static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sample,
+			      struct machine *machine)
+{
+	struct fprobe_call call;
+	struct fprobe_func *dwarf;
+	u32 mask;
+
+	memset(&call, 0, sizeof(call));
+	if (fprobe_pmu_record__decode(sample->raw_data, sample->raw_size, &call) < 0) {
+		fprobe->nr_bad++;
+		return 0;
+	}
+	call.name = kernel_sym_name(machine, call.func);
+	call.pid = sample->pid;
+	call.tid = sample->tid;
+	call.cpu = sample->cpu;
+	call.nr_stack = fprobe__resolve_stack(fprobe, sample, machine, call.func);
+	call.stack = fprobe->stack_buf;
+	dwarf = fprobe__func_dwarf(fprobe, call.name);
+	mask = call.nargs ? (1U << call.nargs) - 1 : 0;
+	return fprobe__emit(fprobe, &call, mask, dwarf);
+}
+
+static int fprobe__tp_entry(struct perf_fprobe *fprobe, struct evsel *evsel,
+			    struct fprobe_evinfo *info, struct perf_sample *sample,
+			    struct machine *machine)
+{
+	struct fprobe_task *task = fprobe__task(fprobe, sample->tid);
+	struct fprobe_pending *p;
+	int i;
+
+	if (!task)
+		return -ENOMEM;
+	if (task->nr == task->alloc) {
+		int alloc = task->alloc ? task->alloc * 2 : 16;
+		struct fprobe_pending *tmp = realloc(task->stack, alloc * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		task->stack = tmp;
+		task->alloc = alloc;
+	}
+	p = &task->stack[task->nr];
+	memset(p, 0, sizeof(*p));
+	p->call.func = evsel__intval(evsel, sample, "__probe_ip");
+	p->call.name = kernel_sym_name(machine, p->call.func);
+	p->call.entry_time = sample->time;
+	p->call.depth = task->nr;
+	p->call.flags = FPROBE_CALL_ENTRY;
+	p->call.pid = sample->pid;
+	p->call.tid = sample->tid;
+	p->call.cpu = sample->cpu;
+	p->dwarf = fprobe__func_dwarf(fprobe, p->call.name);
+
+	for (i = 0; i < info->nr_fields; i++) {
+		int idx = i;
+		u64 val = evsel__intval(evsel, sample, info->field_names[i]);
+
+		if (p->dwarf) {
+			idx = fprobe_func__param_index(p->dwarf, info->field_names[i]);
+			if (idx < 0 || idx >= FPROBE_CALL_MAX_ARGS)
+				continue;
+		}
+		p->call.args[idx] = val;
+		p->arg_mask |= 1U << idx;
+		p->call.nargs = max(p->call.nargs, (u32)idx + 1);
+	}
+
+	p->call.nr_stack = fprobe__resolve_stack(fprobe, sample, machine, p->call.func);
+	if (p->call.nr_stack) {
+		p->call.stack = calloc(p->call.nr_stack, sizeof(*p->call.stack));
+		if (!p->call.stack)
+			return -ENOMEM;
+		memcpy(p->call.stack, fprobe->stack_buf,
+		       p->call.nr_stack * sizeof(*p->call.stack));
+	}
+	task->nr++;
+	return 0;
+}
+
+static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
+			   struct perf_sample *sample, struct machine *machine)
+{
+	struct fprobe_task *task = fprobe__task(fprobe, sample->tid);
+	u64 func = evsel__intval(evsel, sample, "__probe_func");
+	u64 retval = 0;
+	struct fprobe_call call;
+	int i, err;
+
+	if (!task)
+		return -ENOMEM;
+	if (tep_find_field(evsel->tp_format, FPROBE_RETVAL))
+		retval = evsel__intval(evsel, sample, FPROBE_RETVAL);
+	for (i = task->nr - 1; i >= 0; i--) {
+		if (task->stack[i].call.func == func)
+			break;
+	}
+	if (i < 0) {
+		/* its entry was lost, or came before the recording */
+		memset(&call, 0, sizeof(call));
+		call.func = func;
+		call.name = kernel_sym_name(machine, func);
+		call.ret_ip = evsel__intval(evsel, sample, "__probe_ret_ip");
+		call.retval = retval;
+		call.entry_time = sample->time;
+		call.flags = FPROBE_CALL_EXIT;
+		call.pid = sample->pid;
+		call.tid = sample->tid;
+		call.cpu = sample->cpu;
+		return fprobe__emit(fprobe, &call, 0, fprobe__func_dwarf(fprobe, call.name));
+	}
+
+	/* the calls above it lost their exit */
+	err = fprobe_task__flush(fprobe, task, i + 1);
+	if (err)
+		return err;
+
+	task->nr--;
+	call = task->stack[i].call;
+	call.ret_ip = evsel__intval(evsel, sample, "__probe_ret_ip");
+	call.retval = retval;
+	call.duration = sample->time - call.entry_time;
+	call.flags |= FPROBE_CALL_EXIT;
+	err = fprobe__emit(fprobe, &call, task->stack[i].arg_mask, task->stack[i].dwarf);
+	free(call.stack);
+	return err;
+}
+
+static int fprobe__sample(const struct perf_tool *tool,
+			  union perf_event *event __maybe_unused,
+			  struct perf_sample *sample, struct evsel *evsel,
+			  struct machine *machine)
+{
+	struct perf_fprobe *fprobe = container_of(tool, struct perf_fprobe, tool);
+	struct fprobe_evinfo *info;
+
+	if (!evsel__is_fprobe(evsel))
+		return 0;
+	info = fprobe__evinfo(evsel);
+	if (!info)
+		return -ENOMEM;
+	if (info->pmu)
+		return fprobe__pmu_sample(fprobe, sample, machine);
+	if (info->exit)
+		return fprobe__tp_exit(fprobe, evsel, sample, machine);
+	return fprobe__tp_entry(fprobe, evsel, info, sample, machine);
+}
+
+/*
+ * Records were lost: an exit seen after this point may belong to an entry
+ * that was lost, so no call open now is given a latency.
+ */
+static int fprobe__lost(struct perf_fprobe *fprobe, u64 nr)
+{
+	fprobe->nr_lost += nr;
+	fprobe_report__add_lost(fprobe->rep, nr);
+	return fprobe__flush_all(fprobe);
+}
+
+static int fprobe__process_lost(const struct perf_tool *tool, union perf_event *event,
+				struct perf_sample *sample __maybe_unused,
+				struct machine *machine __maybe_unused)
+{
+	return fprobe__lost(container_of(tool, struct perf_fprobe, tool),
+			    event->lost.lost);
+}
+
+static int fprobe__process_lost_samples(const struct perf_tool *tool,
+					union perf_event *event,
+					struct perf_sample *sample __maybe_unused,
+					struct machine *machine __maybe_unused)
+{
+	return fprobe__lost(container_of(tool, struct perf_fprobe, tool),
+			    event->lost_samples.lost);
+}
+
+static int listed__cmp(const void *a, const void *b)
+{
+	const struct fprobe_listed *la = a, *lb = b;
+
+	if (la->call.entry_time != lb->call.entry_time)
+		return la->call.entry_time < lb->call.entry_time ? -1 : 1;
+	return (int)la->call.depth - (int)lb->call.depth;
+}
+
+static void fprobe__print_value(const struct fprobe_type *type, u64 val, FILE *fp)
+{
+	char buf[128];
+
+	if (type) {
+		fprobe_type__scnprintf(type, val, buf, sizeof(buf));
+		fputs(buf, fp);
+	} else {
+		fprintf(fp, "%#" PRIx64, val);
+	}
+}
+
+/* --calls: one line per call, by entry time, with arguments by DWARF type */
+static void fprobe__print_calls(struct perf_fprobe *fprobe, FILE *fp)
+{
+	size_t i;
+
+	qsort(fprobe->listed, fprobe->nr_listed, sizeof(*fprobe->listed), listed__cmp);
+	fprintf(fp, "# %16s %7s %3s  %12s  call\n", "time", "tid", "cpu", "duration");
+	for (i = 0; i < fprobe->nr_listed; i++) {
+		const struct fprobe_listed *l = &fprobe->listed[i];
+		const struct fprobe_call *c = &l->call;
+		const char *name = c->name ?: "[unknown]";
+		bool first = true;
+		u32 a;
+
+		fprintf(fp, "  %16.9f %7d %3d  ", c->entry_time / 1e9, c->tid, c->cpu);
+		if (c->flags & FPROBE_CALL_ENTRY && c->flags & FPROBE_CALL_EXIT)
+			fprintf(fp, "%9.3f us  ", c->duration / 1e3);
+		else
+			fprintf(fp, "%12s  ", c->flags & FPROBE_CALL_EXIT ?
+				"(no entry)" : "(no exit)");
+		fprintf(fp, "%*s%s(", 2 * c->depth, "", name);
+		for (a = 0; a < c->nargs && a < FPROBE_CALL_MAX_ARGS; a++) {
+			const struct fprobe_param *p = NULL;
+
+			if (!(l->arg_mask & (1U << a)))
+				continue;
+			if (l->dwarf && (int)a < l->dwarf->nr_params)
+				p = &l->dwarf->params[a];
+			fprintf(fp, "%s", first ? "" : ", ");
+			first = false;
+			if (p)
+				fprintf(fp, "%s=", p->name);
+			else
+				fprintf(fp, "arg%u=", a + 1);
+			fprobe__print_value(p ? &p->type : NULL, c->args[a], fp);
+		}
+		fprintf(fp, ")");
+		if (c->flags & FPROBE_CALL_EXIT) {
+			if (l->dwarf && l->dwarf->ret.kind == FPROBE_TYPE_VOID) {
+				fprintf(fp, "\n");
+				continue;
+			}
+			fprintf(fp, " = ");
+			fprobe__print_value(l->dwarf ? &l->dwarf->ret : NULL, c->retval, fp);
+		}
+		fprintf(fp, "\n");
+	}
+}
+
+static int fprobe__write_file(struct perf_fprobe *fprobe, const char *path,
+			      bool svg)
+{
+	FILE *fp = fopen(path, "w");
+	int err;
+
+	if (!fp) {
+		pr_err("failed to create %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (svg)
+		err = fprobe_report__write_svg(fprobe->rep, fp, "perf fprobe");
+	else
+		err = fprobe_report__write_chrome(fprobe->rep, fp);
+	if (fclose(fp) != 0)
+		err = -1;
+	if (err < 0) {
+		pr_err("failed to write %s\n", path);
+		return -1;
+	}
+	pr_info("perf fprobe: wrote %s\n", path);
+	return 0;
+}
+
+static int fprobe__output(struct perf_fprobe *fprobe)
+{
+	int out = fprobe->outputs;
+	int err = 0;
+
+	if (!out)
+		out = FPROBE_OUT_TREE;
+	if (out & FPROBE_OUT_TREE && fprobe_report__print_tree(fprobe->rep, stdout) < 0)
+		err = -1;
+	if (out & FPROBE_OUT_HIST && fprobe_report__print_hist(fprobe->rep, stdout) < 0)
+		err = -1;
+	if (out & FPROBE_OUT_CALLS)
+		fprobe__print_calls(fprobe, stdout);
+	if (out & FPROBE_OUT_FOLDED && fprobe_report__write_folded(fprobe->rep, stdout) < 0)
+		err = -1;
+	if (out & FPROBE_OUT_FLAME && fprobe__write_file(fprobe, fprobe->flame_file, true) < 0)
+		err = -1;
+	if (out & FPROBE_OUT_CHROME && fprobe__write_file(fprobe, fprobe->chrome_file, false) < 0)
+		err = -1;
+	return err;
+}
+
+static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
+{
+	struct perf_data data = {
+		.path = input,
+		.mode = PERF_DATA_MODE_READ,
+	};
+	struct perf_session *session;
+	struct hashmap_entry *cur;
+	struct evsel *evsel;
+	size_t bkt;
+	bool found = false;
+	int ret = -1;
+
+	perf_tool__init(&fprobe->tool, /*ordered_events=*/true);
+	fprobe->tool.sample	  = fprobe__sample;
+	fprobe->tool.comm	  = perf_event__process_comm;
+	fprobe->tool.fork	  = perf_event__process_fork;
+	fprobe->tool.exit	  = perf_event__process_exit;
+	fprobe->tool.mmap	  = perf_event__process_mmap;
+	fprobe->tool.mmap2	  = perf_event__process_mmap2;
+	fprobe->tool.ksymbol	  = perf_event__process_ksymbol;
+	fprobe->tool.lost	  = fprobe__process_lost;
+	fprobe->tool.lost_samples = fprobe__process_lost_samples;
+	fprobe->tool.attr	  = perf_event__process_attr;
+	fprobe->tool.tracing_data = perf_event__process_tracing_data;
+	fprobe->tool.build_id	  = perf_event__process_build_id;
+	fprobe->tool.ordering_requires_timestamps = true;
+
+	session = perf_session__new(&data, &fprobe->tool);
+	if (IS_ERR(session)) {
+		pr_err("failed to open %s\n", input);
+		return -1;
+	}
+	symbol__init(&session->header.env);
+
+	evlist__for_each_entry(session->evlist, evsel) {
+		if (evsel__is_fprobe(evsel))
+			found = true;
+	}
+	if (!found) {
+		pr_err("%s has no perf fprobe events (neither the fprobe PMU nor %s tracepoints)\n",
+		       input, FPROBE_GROUP);
+		goto out_delete;
+	}
+
+	fprobe->tasks = hashmap__new(tid_hash, tid_equal, NULL);
+	fprobe->funcs_by_name = hashmap__new(name_hash, name_equal, NULL);
+	fprobe->rep = fprobe_report__new(&fprobe->ropts);
+	if (IS_ERR(fprobe->tasks) || IS_ERR(fprobe->funcs_by_name) || !fprobe->rep) {
+		pr_err("failed to set up the report\n");
+		goto out_free;
+	}
+
+	ret = perf_session__process_events(session);
+	if (ret) {
+		pr_err("failed to process the events of %s\n", input);
+		goto out_free;
+	}
+	ret = fprobe__flush_all(fprobe);
+	if (!ret)
+		ret = fprobe_report__finish(fprobe->rep);
+	if (ret) {
+		pr_err("failed to build the report\n");
+		goto out_free;
+	}
+
+	ret = fprobe__output(fprobe);
+	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
+	if (fprobe->nr_incomplete)
+		fprintf(stderr, ", %" PRIu64 " without entry or exit (no latency)",
+			fprobe->nr_incomplete);
+	if (fprobe->nr_lost)
+		fprintf(stderr, ", %" PRIu64 " records LOST", fprobe->nr_lost);
+	if (fprobe->nr_bad)
+		fprintf(stderr, ", %" PRIu64 " undecodable records", fprobe->nr_bad);
+	fprintf(stderr, "\n");
+
+out_free:
+	if (!IS_ERR_OR_NULL(fprobe->tasks)) {
+		hashmap__for_each_entry(fprobe->tasks, cur, bkt) {
+			struct fprobe_task *task = cur->pvalue;
+
+			while (task->nr--)
+				free(task->stack[task->nr].call.stack);
+			free(task->stack);
+			free(task);
+		}
+		hashmap__free(fprobe->tasks);
+	}
+	if (!IS_ERR_OR_NULL(fprobe->funcs_by_name)) {
+		hashmap__for_each_entry(fprobe->funcs_by_name, cur, bkt) {
+			free((char *)cur->pkey);
+			fprobe_func__delete(cur->pvalue);
+		}
+		hashmap__free(fprobe->funcs_by_name);
+	}
+	fprobe_report__delete(fprobe->rep);
+	zfree(&fprobe->listed);
+	evlist__for_each_entry(session->evlist, evsel)
+		zfree(&evsel->priv);
+out_delete:
+	perf_session__delete(session);
+	return ret;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static int parse_output_file(const struct option *opt, const char *str,
+			     int unset __maybe_unused)
+{
+	struct perf_fprobe *fprobe = opt->data;
+
+	if (!str || !*str) {
+		pr_err("--%s needs a file name\n", opt->long_name);
+		return -1;
+	}
+	if (!strcmp(opt->long_name, "flame")) {
+		fprobe->flame_file = str;
+		fprobe->outputs |= FPROBE_OUT_FLAME;
+	} else {
+		fprobe->chrome_file = str;
+		fprobe->outputs |= FPROBE_OUT_CHROME;
+	}
+	return 0;
+}
+
+/* "123", "10us", "2.5ms", "1s": nanoseconds */
+static int parse_latency(const char *str, u64 *ns)
+{
+	char *end;
+	double v = strtod(str, &end);
+
+	if (end == str || v < 0)
+		return -1;
+	if (!*end || !strcmp(end, "ns"))
+		*ns = v;
+	else if (!strcmp(end, "us"))
+		*ns = v * 1e3;
+	else if (!strcmp(end, "ms"))
+		*ns = v * 1e6;
+	else if (!strcmp(end, "s"))
+		*ns = v * 1e9;
+	else
+		return -1;
+	return 0;
+}
+
+static bool valid_sort_key(const char *key)
+{
+	static const char * const keys[] = {
+		"total", "self", "avg", "max", "count", "p99", "name",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!strcmp(key, keys[i]))
+			return true;
+	}
+	return false;
+}
+
+static void fprobe__exit(struct perf_fprobe *fprobe)
+{
+	struct fprobe_probe *probe, *tmp;
+	int i;
+
+	list_for_each_entry_safe(probe, tmp, &fprobe->probes, list) {
+		list_del(&probe->list);
+		fprobe_probe__delete(probe);
+	}
+	for (i = 0; i < fprobe->nr_funcs; i++) {
+		free(fprobe->funcs[i].name);
+		free(fprobe->funcs[i].event);
+		fprobe_func__delete(fprobe->funcs[i].dwarf);
+	}
+	free(fprobe->funcs);
+	strlist__delete(fprobe->avail);
+	fprobe_dwarf__delete(fprobe->dwarf);
+}
+
+int cmd_fprobe(int argc, const char **argv)
+{
+	struct perf_fprobe fprobe = {
+		.probes		= LIST_HEAD_INIT(fprobe.probes),
+		.target		= { .uid = UINT_MAX, },
+		.pmu_type	= -1,
+		.ropts		= {
+			.tid	= -1,
+			.sort	= "total",
+		},
+	};
+	const struct option common_options[] = {
+	OPT_INCR('v', "verbose", &verbose, "Be more verbose"),
+	OPT_STRING('k', "vmlinux", &fprobe.vmlinux, "file",
+		   "vmlinux with DWARF (default: the running kernel's)"),
+	OPT_STRING('V', "vars", &fprobe.show_vars, "func",
+		   "Show the parameters of a function and their types, from DWARF"),
+	OPT_STRING_OPTARG('l', "list", &fprobe.list_glob, "glob",
+			  "List traceable functions (matching a glob)", "*"),
+	OPT_END()
+	};
+	const struct option report_only_options[] = {
+	OPT_BIT(0, "tree", &fprobe.outputs, "Show calls as a tree by call path (default)",
+		FPROBE_OUT_TREE),
+	OPT_BIT(0, "hist", &fprobe.outputs, "Show a latency histogram per function",
+		FPROBE_OUT_HIST),
+	OPT_BIT(0, "calls", &fprobe.outputs, "List every call with its arguments and return value",
+		FPROBE_OUT_CALLS),
+	OPT_BIT(0, "folded", &fprobe.outputs,
+		"Print folded stacks weighted by time (flamegraph.pl)",
+		FPROBE_OUT_FOLDED),
+	{ .type = OPTION_CALLBACK, .long_name = "flame", .value = &fprobe.flame_file,
+	  .argh = "file.svg", .help = "Write a flame graph weighted by time as SVG",
+	  .callback = parse_output_file, .data = &fprobe },
+	{ .type = OPTION_CALLBACK, .long_name = "chrome", .value = &fprobe.chrome_file,
+	  .argh = "file.json", .help = "Write a Chrome trace (Perfetto) as JSON",
+	  .callback = parse_output_file, .data = &fprobe },
+	OPT_STRING(0, "min-latency", &fprobe.min_latency_str, "time",
+		   "Drop calls shorter than this (ns, or with us/ms/s)"),
+	OPT_INTEGER(0, "max-depth", &fprobe.ropts.max_depth,
+		    "Depth of the call-path tree (0: unlimited)"),
+	OPT_INTEGER(0, "tid", &fprobe.ropts.tid, "Only calls of this thread"),
+	OPT_STRING('s', "sort", &fprobe.ropts.sort, "key",
+		   "Sort by: total (default), self, avg, max, count, p99, name"),
+	OPT_PARENT(common_options),
+	};
+	/* perf fprobe and perf fprobe record: record, then report */
+	const struct option fprobe_record_options[] = {
+	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB [PARAM...]'",
+		     "Trace the matching functions, with the named parameters",
+		     parse_probe),
+	OPT_BOOLEAN('A', "all-cpus", &fprobe.target.system_wide,
+		    "System-wide collection from all CPUs"),
+	OPT_STRING('p', "pid", &fprobe.target.pid, "pid",
+		   "Trace on existing process id"),
+	OPT_INTEGER(0, "duration", &fprobe.duration,
+		    "Stop recording after this many seconds"),
+	OPT_STRING('x', "exclude", &fprobe.exclude, "glob[,glob...]",
+		   "Do not trace the functions these globs match"),
+	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,
+		    "Use fprobe events in tracefs even with the fprobe PMU"),
+	OPT_STRING('o', "output", &fprobe.output, "file",
+		   "Write the recording to this file (perf fprobe record: perf.data)"),
+	OPT_PARENT(report_only_options),
+	};
+	const struct option report_options[] = {
+	OPT_STRING('i', "input", &fprobe.input, "file", "Input file name"),
+	OPT_PARENT(report_only_options),
+	};
+	const char * const fprobe_usage[] = {
+		"perf fprobe [<options>] -a 'FUNC|GLOB [PARAM...]' [-- <command>]",
+		"perf fprobe record [<options>] -a 'FUNC|GLOB [PARAM...]' [-o file] [-- <command>]",
+		"perf fprobe report [<options>] [-i file]",
+		"perf fprobe -V FUNC | -l [GLOB]",
+		NULL
+	};
+	const struct option *options = fprobe_record_options;
+	char tmp_path[] = "/tmp/perf-fprobe-XXXXXX";
+	const char *data_path;
+	bool tmp_file = false;
+	int ret = -1;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "record")) {
+			fprobe.record_only = true;
+		} else if (!strcmp(argv[1], "report")) {
+			fprobe.report_only = true;
+			options = report_options;
+		}
+		if (fprobe.record_only || fprobe.report_only) {
+			argc--;
+			argv++;
+		}
+	}
+
+	argc = parse_options(argc, argv, options, fprobe_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		goto out;
+
+	if (fprobe.min_latency_str &&
+	    parse_latency(fprobe.min_latency_str, &fprobe.ropts.min_latency) < 0) {
+		pr_err("invalid --min-latency '%s': a number of ns, or with us, ms or s\n",
+		       fprobe.min_latency_str);
+		goto out;
+	}
+	if (!valid_sort_key(fprobe.ropts.sort)) {
+		pr_err("invalid --sort key '%s'\n", fprobe.ropts.sort);
+		parse_options_usage(fprobe_usage, options, "s", true);
+		goto out;
+	}
+	if (fprobe.ropts.max_depth < 0 || fprobe.duration < 0) {
+		pr_err("--max-depth and --duration take a number >= 0\n");
+		goto out;
+	}
+
+	if (fprobe.show_vars) {
+		ret = fprobe__show_vars(&fprobe);
+		goto out;
+	}
+	if (fprobe.list_glob) {
+		/* -l GLOB: an optional argument given apart */
+		if (argc == 1 && !strcmp(fprobe.list_glob, "*")) {
+			fprobe.list_glob = argv[0];
+		} else if (argc) {
+			pr_err("-l takes one glob\n");
+			goto out;
+		}
+		ret = fprobe__list(&fprobe);
+		goto out;
+	}
+
+	if (fprobe.report_only) {
+		if (argc) {
+			pr_err("perf fprobe report takes no command\n");
+			parse_options_usage(fprobe_usage, options, "i", true);
+			goto out;
+		}
+		ret = fprobe__report(&fprobe, fprobe.input ?: "perf.data");
+		goto out;
+	}
+
+	if (fprobe.record_only && (fprobe.outputs || fprobe.min_latency_str)) {
+		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
+		goto out;
+	}
+	if (!argc && !fprobe.target.pid && !fprobe.target.system_wide) {
+		pr_err("nothing to trace: give a command, -p PID or -A\n");
+		parse_options_usage(fprobe_usage, options, "a", true);
+		goto out;
+	}
+	ret = target__validate(&fprobe.target);
+	if (ret) {
+		char errbuf[512];
+
+		target__strerror(&fprobe.target, ret, errbuf, sizeof(errbuf));
+		pr_err("%s\n", errbuf);
+		ret = -1;
+		goto out;
+	}
+
+	data_path = fprobe.output;
+	if (!data_path && fprobe.record_only)
+		data_path = "perf.data";
+	if (!data_path) {
+		int fd = mkstemp(tmp_path);
+
+		if (fd < 0) {
+			pr_err("failed to create a temporary file: %s\n", strerror(errno));
+			goto out;
+		}
+		close(fd);
+		data_path = tmp_path;
+		tmp_file = true;
+	}
+
+	ret = fprobe__record(&fprobe, data_path, argc, argv);
+	if (ret == 0 && !fprobe.record_only)
+		ret = fprobe__report(&fprobe, data_path);
+	if (tmp_file)
+		unlink(data_path);
+out:
+	fprobe__exit(&fprobe);
+	return ret < 0 ? 1 : ret;
+}

@@ -1,0 +1,122 @@
+#!/bin/bash
+# perf fprobe: -V and -l, and clear errors for bad probes
+# SPDX-License-Identifier: GPL-2.0
+
+set -e
+
+# shellcheck source=lib/fprobe.sh
+. "$(dirname "$0")"/lib/fprobe.sh
+
+skip_if_no_fprobe
+
+err=0
+tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
+
+cleanup() {
+	rm -rf "$tmpdir"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup TERM INT
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+# -V: the parameters of vfs_read by name with their DWARF types
+perf fprobe -V vfs_read >"$tmpdir/vars"
+cat "$tmpdir/vars"
+grep -q '^ssize_t vfs_read(struct file\* file, char\* buf, size_t count, loff_t\* pos)$' \
+	"$tmpdir/vars" || fail "-V vfs_read prototype"
+grep -Eq '^  arg3 +count +size_t +u64$' "$tmpdir/vars" ||
+	fail "-V vfs_read: count is not size_t/u64"
+grep -Eq '^  return +ssize_t +s64$' "$tmpdir/vars" || fail "-V vfs_read: return type"
+
+# -l: traceable functions by glob
+perf fprobe -l 'vfs_rea*' >"$tmpdir/list"
+grep -qx vfs_read "$tmpdir/list" || fail "-l 'vfs_rea*' does not list vfs_read"
+if grep -v '^vfs_rea' "$tmpdir/list"; then
+	fail "-l 'vfs_rea*' lists functions that do not match"
+fi
+if perf fprobe -l 'no_such_function_*' >/dev/null 2>&1; then
+	fail "-l with no match succeeds"
+fi
+
+# a misspelt function: an error naming the close matches, exit status != 0
+if perf fprobe -a vfs_raed -- true 2>"$tmpdir/err"; then
+	fail "unknown function accepted"
+fi
+cat "$tmpdir/err"
+grep -q 'unknown function vfs_raed' "$tmpdir/err" || fail "no 'unknown function' error"
+grep -q 'close matches.* vfs_read' "$tmpdir/err" || fail "vfs_read not suggested"
+
+# a misspelt parameter: the close parameter names
+if perf fprobe -a 'vfs_read cuont' -- true 2>"$tmpdir/err"; then
+	fail "unknown parameter accepted"
+fi
+cat "$tmpdir/err"
+grep -q "vfs_read has no parameter 'cuont'" "$tmpdir/err" || fail "no parameter error"
+grep -q 'close matches.* count' "$tmpdir/err" || fail "count not suggested"
+
+# a function the kernel has but ftrace cannot trace
+notrace=$(awk 'FILENAME != "/proc/kallsyms" { avail[$1] = 1; next }
+	$2 ~ /^[tT]$/ && $3 ~ /^[a-z_][a-z0-9_]*$/ && !($3 in avail) { print $3; exit }' \
+	/sys/kernel/tracing/available_filter_functions /proc/kallsyms)
+if [ -n "$notrace" ]; then
+	if perf fprobe -a "$notrace" -- true 2>"$tmpdir/err"; then
+		fail "notrace function $notrace accepted"
+	fi
+	cat "$tmpdir/err"
+	grep -q "$notrace is not traceable" "$tmpdir/err" || fail "no 'not traceable' error"
+fi
+
+# --exclude: a function the not-filter takes out is an error, as is a
+# glob left with no function
+if perf fprobe -a vfs_read -x 'ksys_*,vfs_*' -- true 2>"$tmpdir/err"; then
+	fail "an excluded function accepted"
+fi
+cat "$tmpdir/err"
+grep -q "vfs_read is excluded by --exclude 'ksys_\*,vfs_\*'" "$tmpdir/err" ||
+	fail "no 'excluded' error"
+if perf fprobe -a 'vfs_rea*' -x 'vfs_*' -- true 2>"$tmpdir/err"; then
+	fail "a glob with every function excluded accepted"
+fi
+grep -q "no traceable function matches 'vfs_rea\*' (less --exclude)" "$tmpdir/err" ||
+	fail "no 'no traceable function' error with --exclude: $(cat "$tmpdir/err")"
+
+# a command that does not exist: an error naming why, not a crash
+rc=0
+perf fprobe -a vfs_read -- /no/such/command 2>"$tmpdir/err" || rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "a missing command exits with $rc"
+grep -q 'No such file or directory' "$tmpdir/err" ||
+	fail "no error for a missing command: $(cat "$tmpdir/err")"
+
+# no target, no probe: a usage error, not a crash
+rc=0
+perf fprobe 2>/dev/null || rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "perf fprobe with nothing to trace exits with $rc"
+rc=0
+perf fprobe -A --duration 1 2>"$tmpdir/err" || rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "perf fprobe without -a exits with $rc"
+grep -q 'no probe' "$tmpdir/err" || fail "no 'no probe' error"
+if perf fprobe -a 'vfs_read 1x' -- true 2>/dev/null; then
+	fail "invalid parameter name accepted"
+fi
+
+# bad report options
+if perf fprobe report --sort bogus -i /dev/null 2>/dev/null; then
+	fail "--sort bogus accepted"
+fi
+if perf fprobe report --min-latency 10xs -i /dev/null 2>/dev/null; then
+	fail "--min-latency 10xs accepted"
+fi
+
+[ "$(grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events || true)" = 0 ] ||
+	fail "fprobe events left in dynamic_events"
+exit $err

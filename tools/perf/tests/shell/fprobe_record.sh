@@ -1,0 +1,142 @@
+#!/bin/bash
+# perf fprobe: exact vfs_read count, args and retval of dd bs=1 count=1000
+# SPDX-License-Identifier: GPL-2.0
+#
+# dd reads /dev/zero one byte at a time: each of its 1000 reads is one
+# vfs_read(count=1) returning 1. perf fprobe record, traced only for the
+# workload, must see exactly those calls (plus the reads dd makes as it
+# starts, counted apart), and perf fprobe report, perf report and perf
+# script must all read the recording.
+
+set -e
+
+# shellcheck source=lib/fprobe.sh
+. "$(dirname "$0")"/lib/fprobe.sh
+
+skip_if_no_fprobe
+
+err=0
+tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
+data=$tmpdir/fprobe.data
+
+cleanup() {
+	rm -rf "$tmpdir"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup TERM INT
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+# the tracefs fallback must leave no fprobe event behind
+events_left() {
+	grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events 2>/dev/null || true
+}
+
+# check_path PATH: record and read back through PATH (pmu or tracefs)
+check_path() {
+	local opt='' using="fprobe events in tracefs"
+
+	if [ "$1" = pmu ]; then
+		using="the fprobe PMU"
+	elif [ "$(fprobe_path)" = pmu ]; then
+		opt=--tracefs
+	fi
+	echo "path: $1"
+	perf fprobe record ${opt:+"$opt"} -a 'vfs_read count' -o "$data" -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=1000 2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record"; exit 1; }
+	grep -q "^perf fprobe: .*using $using" "$tmpdir/record.err" ||
+		fail "perf fprobe does not say it uses $using: $(cat "$tmpdir/record.err")"
+	[ "$(events_left)" = 0 ] || fail "fprobe events left in dynamic_events"
+	if grep -q LOST "$tmpdir/record.err"; then
+		fail "records lost: $(cat "$tmpdir/record.err")"
+	fi
+
+	perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>"$tmpdir/report.err" ||
+		{ cat "$tmpdir/report.err"; fail "perf fprobe report --calls"; exit 1; }
+
+	# every call of the 1000 one-byte reads: count=1 by DWARF name, retval 1
+	ones=$(grep -c 'vfs_read(.*count=1) = 1$' "$tmpdir/calls" || true)
+	all=$(grep -c 'vfs_read(' "$tmpdir/calls" || true)
+	echo "vfs_read calls: $all, of them count=1 returning 1: $ones"
+	[ "$ones" -eq 1000 ] || fail "expected exactly 1000 vfs_read(count=1) = 1, got $ones"
+	# dd (busybox) reads nothing else than the 1000 bytes
+	[ "$all" -eq 1000 ] || fail "expected exactly 1000 vfs_read calls of dd, got $all"
+	grep -q ' 1000 calls' "$tmpdir/report.err" ||
+		fail "report summary is not '1000 calls': $(cat "$tmpdir/report.err")"
+	if grep -q 'no exit\|no entry' "$tmpdir/calls"; then
+		fail "calls without entry or exit in a clean recording"
+	fi
+
+	# durations: every completed call has one, positive
+	bad=$(awk '/vfs_read\(/ && $4 + 0 <= 0 { n++ } END { print n + 0 }' "$tmpdir/calls")
+	[ "$bad" -eq 0 ] || fail "$bad calls with no positive duration"
+
+	# the call path: vfs_read under ksys_read, its own frame not repeated
+	perf fprobe report -i "$data" --folded >"$tmpdir/folded" 2>/dev/null ||
+		fail "perf fprobe report --folded"
+	grep -q ';ksys_read;vfs_read [0-9]*$' "$tmpdir/folded" ||
+		fail "no call path ...;ksys_read;vfs_read: $(cat "$tmpdir/folded")"
+	if grep -q 'vfs_read;vfs_read' "$tmpdir/folded"; then
+		fail "the probed function's own frame is in its call path"
+	fi
+
+	# perf script sees the records: one exit record (tracefs) or one sample
+	# (PMU: the event is named fprobe:GLOB) per call, its period the duration
+	perf script -i "$data" -F period,event 2>/dev/null >"$tmpdir/script" ||
+		fail "perf script -i"
+	exits='^(perf_fprobe:vfs_read__return|fprobe:vfs_read):$'
+	n=$(awk -v e="$exits" '$2 ~ e { n++ } END { print n + 0 }' "$tmpdir/script")
+	[ "$n" -eq 1000 ] || fail "perf script shows $n exit records, expected 1000"
+	total=$(awk -v e="$exits" '$2 ~ e { s += $1 } END { print s + 0 }' "$tmpdir/script")
+	# each call takes at least a microsecond in the guest
+	[ "$total" -ge 1000000 ] || fail "exit periods sum to $total: not durations in ns"
+
+	# perf report ranks by time: vfs_read carries the durations
+	perf report -i "$data" --stdio --sort sym -g none 2>/dev/null >"$tmpdir/report" ||
+		fail "perf report -i"
+	grep -q 'vfs_read' "$tmpdir/report" || fail "perf report does not show vfs_read"
+	grep -q "Event count (approx.): $total\$" "$tmpdir/report" ||
+		fail "perf report does not count the $total ns of the exit records"
+
+	# --exclude (the PMU's not-filter, config2): ksys_read is matched by
+	# 'ksys_*' but not traced; ksys_write and vfs_read are
+	perf fprobe record ${opt:+"$opt"} -a 'ksys_*' -a vfs_read -x ksys_read \
+		-o "$data" -- dd if=/dev/zero of=/dev/null bs=1 count=100 \
+		2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record -x"; exit 1; }
+	perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>/dev/null ||
+		fail "perf fprobe report --calls of the -x recording"
+	reads=$(grep -c ' ksys_read(' "$tmpdir/calls" || true)
+	writes=$(grep -c ' ksys_write(' "$tmpdir/calls" || true)
+	vfs=$(grep -c ' vfs_read(' "$tmpdir/calls" || true)
+	echo "-x ksys_read: ksys_read $reads, ksys_write $writes, vfs_read $vfs calls"
+	[ "$reads" -eq 0 ] || fail "-x ksys_read: $reads ksys_read calls traced"
+	# dd's 100 one-byte writes, then its one write of the summary
+	[ "$writes" -eq 101 ] || fail "-x ksys_read: $writes ksys_write calls, expected 101"
+	[ "$vfs" -eq 100 ] || fail "-x ksys_read: $vfs vfs_read calls, expected 100"
+}
+
+# the PMU where there is one, and the tracefs fallback where there are
+# fprobe events (on a PMU kernel too, through --tracefs)
+paths=0
+if [ "$(fprobe_path)" = pmu ]; then
+	check_path pmu
+	paths=$((paths + 1))
+fi
+if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/null; then
+	check_path tracefs
+	paths=$((paths + 1))
+fi
+[ $paths -gt 0 ] || fail "no path checked"
+
+exit $err

@@ -1,0 +1,36 @@
+#!/bin/bash
+# Helpers for the perf fprobe shell tests
+# SPDX-License-Identifier: GPL-2.0
+
+# skip_if_no_fprobe: exit 2 unless perf fprobe can trace here (root, tracefs
+# with fprobe events or the fprobe PMU, and the DWARF of vmlinux)
+skip_if_no_fprobe() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "skip: perf fprobe tests need root"
+		exit 2
+	fi
+	if ! perf fprobe -h >/dev/null 2>&1 && ! perf fprobe -h 2>&1 | grep -q Usage; then
+		echo "skip: this perf has no fprobe command"
+		exit 2
+	fi
+	tracefs=/sys/kernel/tracing
+	[ -f $tracefs/dynamic_events ] || tracefs=/sys/kernel/debug/tracing
+	if [ ! -d /sys/bus/event_source/devices/fprobe ] &&
+	   ! grep -q 'f\[:\[<group>/\]\[<event>\]\]' $tracefs/README 2>/dev/null; then
+		echo "skip: the kernel has neither the fprobe PMU nor fprobe events"
+		exit 2
+	fi
+	if ! perf fprobe -V vfs_read >/dev/null 2>&1; then
+		echo "skip: no DWARF for the running kernel (vmlinux)"
+		exit 2
+	fi
+}
+
+# fprobe_path: which path perf fprobe takes on this kernel
+fprobe_path() {
+	if [ -d /sys/bus/event_source/devices/fprobe ]; then
+		echo pmu
+	else
+		echo tracefs
+	fi
+}

@@ -1,0 +1,1567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call graphs, latency histograms and flame graphs of the calls that
+ * 'perf fprobe' recorded.
+ *
+ * The builtin hands every traced call to fprobe_report__add() as a struct
+ * fprobe_call, in any order. A call whose entry and exit were both seen
+ * (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT) has a latency; a call with only
+ * one of them (the other record was lost, or the recording ended while the
+ * call was in flight) is only counted, per function, and never given a
+ * latency.
+ *
+ * fprobe_report__finish() nests the calls of each thread by their time
+ * intervals: B is inside A when both ran on the same thread and
+ *
+ *	A.entry <= B.entry  and  B.entry + B.duration <= A.entry + A.duration
+ *
+ * and B's parent is the innermost such A. The call depth the kernel
+ * recorded only breaks ties between calls with the same interval. The
+ * calls are then merged by call path into a tree:
+ *
+ *	all
+ *	`- entry_SYSCALL_64_after_hwframe	kernel callchain above the
+ *	   `- do_syscall_64			outermost traced call (frames)
+ *	      `- ksys_read			outermost traced call
+ *	         `- vfs_read			traced calls nested inside it
+ *
+ * Each traced node sums the calls that took its path: count, total, self
+ * (total minus the time of the traced calls nested in them), average, max
+ * and p99 (nearest rank, exact). A frame node only sums the traced calls
+ * below it.
+ *
+ * opts->min_latency drops the calls shorter than it (and so the calls
+ * nested in them) before nesting; opts->tid keeps one thread only;
+ * opts->max_depth keeps that many levels of traced calls in the tree, the
+ * calls nested deeper being counted in the flame graph width of their
+ * ancestor at that level.
+ *
+ * This file depends on libc and the tools/include headers only, so that the
+ * perf tests and the fuzz target can link it alone.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/types.h>
+
+#include "fprobe-call.h"
+#include "fprobe-report.h"
+
+#define NSEC_PER_USEC	1000ULL
+#define NSEC_PER_MSEC	1000000ULL
+#define NSEC_PER_SEC	1000000000ULL
+
+/* log2 latency buckets: 0 is [0, 1) ns, i > 0 is [2^(i-1), 2^i) ns */
+#define FR_NR_BUCKETS	65
+#define FR_BAR_WIDTH	46
+/* The deepest callchain taken: perf_event_max_stack is at most 65535 */
+#define FR_MAX_STACK	65535
+
+enum fr_sort_key {
+	FR_SORT_TOTAL,
+	FR_SORT_SELF,
+	FR_SORT_AVG,
+	FR_SORT_MAX,
+	FR_SORT_COUNT,
+	FR_SORT_P99,
+	FR_SORT_NAME,
+};
+
+static const char * const fr_sort_names[] = {
+	[FR_SORT_TOTAL]	= "total",
+	[FR_SORT_SELF]	= "self",
+	[FR_SORT_AVG]	= "avg",
+	[FR_SORT_MAX]	= "max",
+	[FR_SORT_COUNT]	= "count",
+	[FR_SORT_P99]	= "p99",
+	[FR_SORT_NAME]	= "name",
+};
+
+/* Hash map from byte strings to pointers, open addressing */
+struct fr_map_entry {
+	const void	*key;
+	size_t		len;
+	u64		hash;
+	void		*val;
+};
+
+struct fr_map {
+	struct fr_map_entry	*entries;
+	size_t			nr;
+	size_t			size;	/* a power of two, or 0 */
+};
+
+/* A kernel callchain, its frames interned */
+struct fr_stack {
+	u32		nr;
+	const char	*frames[];
+};
+
+/* Latency statistics of a set of calls */
+struct fr_stats {
+	u64		count;
+	u64		total;
+	u64		self;
+	u64		max;
+	u64		p99;
+	u64		*durs;		/* durations, until p99 is known */
+	size_t		nr_durs;
+	size_t		alloc_durs;
+};
+
+struct fr_func {
+	const char	*name;
+	struct fr_stats	stats;
+	u64		no_exit;	/* calls seen without their exit */
+	u64		no_entry;	/* calls seen without their entry */
+	u64		buckets[FR_NR_BUCKETS];
+};
+
+enum fr_node_kind {
+	FR_NODE_ROOT,
+	FR_NODE_FRAME,		/* a frame of the kernel callchain */
+	FR_NODE_CALL,		/* a traced function */
+};
+
+struct fr_node_key {
+	const struct fr_node	*parent;
+	const char		*name;
+	u64			kind;
+};
+
+struct fr_node {
+	struct fr_node_key	key;		/* parent, name, kind */
+	struct fr_node		**children;
+	size_t			nr_children;
+	size_t			alloc_children;
+	struct fr_stats		stats;
+	u64			flame_total;	/* width in a flame graph */
+	u64			flame_self;	/* flame_total less the children's */
+};
+
+/* A call with both entry and exit, kept by the filters */
+struct fr_call {
+	u64			entry;
+	u64			duration;
+	u64			retval;
+	u64			ret_ip;
+	u64			func;
+	u64			args[FPROBE_CALL_MAX_ARGS];
+	u64			child_time;	/* of the calls nested in it */
+	struct fr_func		*fn;
+	const struct fr_stack	*stack;
+	struct fr_node		*node;		/* NULL below max_depth */
+	s32			pid;
+	s32			tid;
+	u32			depth;
+	u32			nargs;
+	int			level;		/* 1 for the outermost */
+};
+
+struct fprobe_report {
+	struct fprobe_report_opts	opts;
+	enum fr_sort_key		sort;
+	struct fr_map			strings;	/* names, stacks */
+	struct fr_map			funcs;		/* name -> fr_func */
+	struct fr_map			nodes;		/* fr_node_key -> fr_node */
+	struct fr_call			*calls;
+	size_t				nr_calls;
+	size_t				alloc_calls;
+	struct fr_func			**func_list;	/* sorted, after finish */
+	size_t				nr_funcs;
+	struct fr_node			root;
+	u64				lost;
+	u64				no_exit;
+	u64				no_entry;
+	u64				nr_threads;
+	bool				finished;	/* finish was called */
+	bool				ready;		/* and succeeded */
+};
+
+/* Sums of durations stop at U64_MAX rather than wrap */
+static u64 fr_add(u64 a, u64 b)
+{
+	return a + b < a ? ~0ULL : a + b;
+}
+
+static int fr_grow(void *ptr, size_t *alloc, size_t nr, size_t size)
+{
+	void **p = ptr;
+	size_t n = *alloc ? *alloc * 2 : 16;
+	void *q;
+
+	if (nr < *alloc)
+		return 0;
+	if (n > SIZE_MAX / size)
+		return -ENOMEM;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*alloc = n;
+	return 0;
+}
+
+static u64 fr_hash(const void *key, size_t len)
+{
+	const unsigned char *s = key;
+	u64 h = 14695981039346656037ULL;	/* FNV-1a */
+
+	while (len--) {
+		h ^= *s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static struct fr_map_entry *fr_map__slot(const struct fr_map *map, const void *key,
+					 size_t len, u64 hash)
+{
+	size_t mask = map->size - 1, i;
+
+	for (i = hash & mask; map->entries[i].key; i = (i + 1) & mask) {
+		struct fr_map_entry *e = &map->entries[i];
+
+		if (e->hash == hash && e->len == len && !memcmp(e->key, key, len))
+			return e;
+	}
+	return &map->entries[i];
+}
+
+static void *fr_map__find(const struct fr_map *map, const void *key, size_t len)
+{
+	if (!map->size)
+		return NULL;
+	return fr_map__slot(map, key, len, fr_hash(key, len))->val;
+}
+
+/* Adds KEY, which must not be in MAP; the map keeps the KEY pointer */
+static int fr_map__add(struct fr_map *map, const void *key, size_t len, void *val)
+{
+	struct fr_map_entry *e;
+
+	if ((map->nr + 1) * 2 > map->size) {
+		struct fr_map bigger = { .size = map->size ? map->size * 2 : 64, };
+		size_t i;
+
+		bigger.entries = calloc(bigger.size, sizeof(*bigger.entries));
+		if (!bigger.entries)
+			return -ENOMEM;
+		for (i = 0; i < map->size; i++) {
+			struct fr_map_entry *old = &map->entries[i];
+
+			if (old->key)
+				*fr_map__slot(&bigger, old->key, old->len, old->hash) = *old;
+		}
+		free(map->entries);
+		map->entries = bigger.entries;
+		map->size = bigger.size;
+	}
+	e = fr_map__slot(map, key, len, fr_hash(key, len));
+	e->key = key;
+	e->len = len;
+	e->hash = fr_hash(key, len);
+	e->val = val;
+	map->nr++;
+	return 0;
+}
+
+/* Calls FREE_VAL on each value, then frees the map */
+static void fr_map__exit(struct fr_map *map, void (*free_val)(void *val))
+{
+	size_t i;
+
+	for (i = 0; i < map->size; i++) {
+		if (map->entries[i].key && free_val)
+			free_val(map->entries[i].val);
+	}
+	free(map->entries);
+	map->entries = NULL;
+	map->nr = 0;
+	map->size = 0;
+}
+
+/* Returns the one copy the report keeps of LEN bytes at BYTES */
+static const void *fr_intern(struct fprobe_report *rep, const void *bytes, size_t len)
+{
+	void *copy = fr_map__find(&rep->strings, bytes, len);
+
+	if (copy)
+		return copy;
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, bytes, len);
+	if (fr_map__add(&rep->strings, copy, len, copy)) {
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+static const char *fr_intern_str(struct fprobe_report *rep, const char *s)
+{
+	return fr_intern(rep, s, strlen(s) + 1);
+}
+
+static const char *fr_call_name(struct fprobe_report *rep, const struct fprobe_call *call)
+{
+	char buf[32];
+
+	if (call->name && call->name[0])
+		return fr_intern_str(rep, call->name);
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)call->func);
+	return fr_intern_str(rep, buf);
+}
+
+static const struct fr_stack *fr_intern_stack(struct fprobe_report *rep,
+					      const struct fprobe_call *call)
+{
+	const struct fr_stack *ret = NULL;
+	struct fr_stack *stack;
+	size_t size;
+	u32 i;
+
+	size = sizeof(*stack) + call->nr_stack * sizeof(char *);
+	stack = calloc(1, size);
+	if (!stack)
+		return NULL;
+	stack->nr = call->nr_stack;
+	for (i = 0; i < call->nr_stack; i++) {
+		const char *frame = call->stack[i];
+
+		stack->frames[i] = fr_intern_str(rep, frame && frame[0] ? frame : "[unknown]");
+		if (!stack->frames[i])
+			goto out_free;
+	}
+	ret = fr_intern(rep, stack, size);
+out_free:
+	free(stack);
+	return ret;
+}
+
+static struct fr_func *fr_func__findnew(struct fprobe_report *rep, const char *name)
+{
+	struct fr_func *fn = fr_map__find(&rep->funcs, name, strlen(name) + 1);
+
+	if (fn)
+		return fn;
+	fn = calloc(1, sizeof(*fn));
+	if (!fn)
+		return NULL;
+	fn->name = name;
+	if (fr_map__add(&rep->funcs, name, strlen(name) + 1, fn)) {
+		free(fn);
+		return NULL;
+	}
+	return fn;
+}
+
+static void fr_stats__exit(struct fr_stats *st)
+{
+	free(st->durs);
+	st->durs = NULL;
+	st->nr_durs = 0;
+	st->alloc_durs = 0;
+}
+
+static void fr_func__free(void *val)
+{
+	struct fr_func *fn = val;
+
+	fr_stats__exit(&fn->stats);
+	free(fn);
+}
+
+static void fr_node__free(void *val)
+{
+	struct fr_node *node = val;
+
+	fr_stats__exit(&node->stats);
+	free(node->children);
+	free(node);
+}
+
+bool fprobe_report__sort_key_valid(const char *sort)
+{
+	size_t i;
+
+	if (!sort)
+		return true;
+	for (i = 0; i < ARRAY_SIZE(fr_sort_names); i++) {
+		if (!strcmp(sort, fr_sort_names[i]))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * fprobe_report__new - start a report
+ * @opts: filters and sort order; NULL for the defaults
+ *
+ * Return: the report, or NULL with errno set to EINVAL for an unknown sort
+ * key (see FPROBE_REPORT_SORT_KEYS), a negative max_depth or a tid below -1,
+ * or to ENOMEM.
+ */
+struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts)
+{
+	struct fprobe_report_opts defaults = { .tid = -1, };
+	struct fprobe_report *rep;
+	size_t i;
+
+	if (!opts)
+		opts = &defaults;
+	if (!fprobe_report__sort_key_valid(opts->sort) || opts->max_depth < 0 ||
+	    opts->tid < -1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	rep = calloc(1, sizeof(*rep));
+	if (!rep) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	rep->opts = *opts;
+	rep->opts.sort = NULL;
+	rep->sort = FR_SORT_TOTAL;
+	for (i = 0; opts->sort && i < ARRAY_SIZE(fr_sort_names); i++) {
+		if (!strcmp(opts->sort, fr_sort_names[i]))
+			rep->sort = i;
+	}
+	rep->root.key.name = "all";
+	rep->root.key.kind = FR_NODE_ROOT;
+	return rep;
+}
+
+void fprobe_report__delete(struct fprobe_report *rep)
+{
+	if (!rep)
+		return;
+	fr_map__exit(&rep->nodes, fr_node__free);
+	fr_map__exit(&rep->funcs, fr_func__free);
+	fr_map__exit(&rep->strings, free);
+	fr_stats__exit(&rep->root.stats);
+	free(rep->root.children);
+	free(rep->calls);
+	free(rep->func_list);
+	free(rep);
+}
+
+void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records)
+{
+	if (rep)
+		rep->lost = fr_add(rep->lost, nr_records);
+}
+
+/**
+ * fprobe_report__add - add one traced call to the report
+ * @rep: the report, not finished yet
+ * @call: the call; the report copies what it keeps of it
+ *
+ * Return: 0 (also for a call the filters drop), -EINVAL for a call with
+ * neither FPROBE_CALL_ENTRY nor FPROBE_CALL_EXIT, too many arguments, a
+ * callchain without its symbols or deeper than 65535 frames, an interval
+ * past the end of time, or after fprobe_report__finish(); -ENOMEM.
+ */
+int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call)
+{
+	const u32 both = FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT;
+	const struct fr_stack *stack;
+	struct fr_call *c;
+	struct fr_func *fn;
+	const char *name;
+
+	if (!rep || !call || rep->finished || !(call->flags & both) ||
+	    (call->flags & ~both) || call->nargs > FPROBE_CALL_MAX_ARGS ||
+	    call->nr_stack > FR_MAX_STACK || (call->nr_stack && !call->stack))
+		return -EINVAL;
+	if ((call->flags & FPROBE_CALL_EXIT) &&
+	    call->entry_time + call->duration < call->entry_time)
+		return -EINVAL;
+
+	if (rep->opts.tid >= 0 && call->tid != rep->opts.tid)
+		return 0;
+
+	name = fr_call_name(rep, call);
+	if (!name)
+		return -ENOMEM;
+	fn = fr_func__findnew(rep, name);
+	if (!fn)
+		return -ENOMEM;
+
+	if (call->flags != both) {
+		if (call->flags & FPROBE_CALL_ENTRY) {
+			fn->no_exit++;
+			rep->no_exit++;
+		} else {
+			fn->no_entry++;
+			rep->no_entry++;
+		}
+		return 0;
+	}
+	if (call->duration < rep->opts.min_latency)
+		return 0;
+
+	stack = fr_intern_stack(rep, call);
+	if (!stack)
+		return -ENOMEM;
+	if (fr_grow(&rep->calls, &rep->alloc_calls, rep->nr_calls, sizeof(*rep->calls)))
+		return -ENOMEM;
+
+	c = &rep->calls[rep->nr_calls++];
+	memset(c, 0, sizeof(*c));
+	c->entry = call->entry_time;
+	c->duration = call->duration;
+	c->retval = call->retval;
+	c->ret_ip = call->ret_ip;
+	c->func = call->func;
+	c->nargs = call->nargs;
+	memcpy(c->args, call->args, call->nargs * sizeof(u64));
+	c->fn = fn;
+	c->stack = stack;
+	c->pid = call->pid;
+	c->tid = call->tid;
+	c->depth = call->depth;
+	return 0;
+}
+
+static int fr_stats__add(struct fr_stats *st, u64 duration, u64 self)
+{
+	if (fr_grow(&st->durs, &st->alloc_durs, st->nr_durs, sizeof(u64)))
+		return -ENOMEM;
+	st->durs[st->nr_durs++] = duration;
+	if (duration > st->max)
+		st->max = duration;
+	st->count++;
+	st->total = fr_add(st->total, duration);
+	st->self = fr_add(st->self, self);
+	return 0;
+}
+
+static int fr_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* p99 by nearest rank: the smallest duration >= 99% of them */
+static void fr_stats__finish(struct fr_stats *st)
+{
+	size_t rank;
+
+	if (st->nr_durs) {
+		qsort(st->durs, st->nr_durs, sizeof(u64), fr_u64_cmp);
+		rank = (st->nr_durs * 99 + 99) / 100;
+		st->p99 = st->durs[rank - 1];
+	}
+	fr_stats__exit(st);
+}
+
+static u64 fr_stats__avg(const struct fr_stats *st)
+{
+	return st->count ? st->total / st->count : 0;
+}
+
+/* Threads apart, then by time; the outer of two calls with the same interval first */
+static int fr_call_cmp(const void *a, const void *b)
+{
+	const struct fr_call *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->entry != y->entry)
+		return x->entry < y->entry ? -1 : 1;
+	if (x->duration != y->duration)
+		return x->duration > y->duration ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return strcmp(x->fn->name, y->fn->name);
+}
+
+static struct fr_node *fr_node__child(struct fprobe_report *rep, struct fr_node *parent,
+				      const char *name, enum fr_node_kind kind)
+{
+	struct fr_node_key key;
+	struct fr_node *node;
+
+	memset(&key, 0, sizeof(key));
+	key.parent = parent;
+	key.name = name;
+	key.kind = kind;
+	node = fr_map__find(&rep->nodes, &key, sizeof(key));
+	if (node)
+		return node;
+
+	if (fr_grow(&parent->children, &parent->alloc_children, parent->nr_children,
+		    sizeof(*parent->children)))
+		return NULL;
+	node = calloc(1, sizeof(*node));
+	if (!node)
+		return NULL;
+	node->key = key;
+	if (fr_map__add(&rep->nodes, &node->key, sizeof(node->key), node)) {
+		free(node);
+		return NULL;
+	}
+	parent->children[parent->nr_children++] = node;
+	return node;
+}
+
+/* Finds each call's parent call: the innermost call of its thread around it */
+static int fr_nest_calls(struct fprobe_report *rep)
+{
+	struct fr_call **open = NULL;
+	size_t nr_open = 0, alloc_open = 0, i;
+
+	if (rep->nr_calls > 1)
+		qsort(rep->calls, rep->nr_calls, sizeof(*rep->calls), fr_call_cmp);
+
+	for (i = 0; i < rep->nr_calls; i++) {
+		struct fr_call *c = &rep->calls[i], *parent = NULL;
+
+		if (!i || c->tid != rep->calls[i - 1].tid) {
+			nr_open = 0;
+			rep->nr_threads++;
+		}
+		while (nr_open) {
+			struct fr_call *top = open[nr_open - 1];
+
+			if (c->entry + c->duration <= top->entry + top->duration) {
+				parent = top;
+				break;
+			}
+			nr_open--;
+		}
+		if (fr_grow(&open, &alloc_open, nr_open, sizeof(*open))) {
+			free(open);
+			return -ENOMEM;
+		}
+		open[nr_open++] = c;
+
+		c->level = parent ? parent->level + 1 : 1;
+		if (parent) {
+			parent->child_time = fr_add(parent->child_time, c->duration);
+			c->node = parent->node;
+			if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+				continue;
+			c->node = fr_node__child(rep, parent->node, c->fn->name, FR_NODE_CALL);
+		} else {
+			struct fr_node *node = &rep->root;
+			u32 f;
+
+			for (f = 0; node && f < c->stack->nr; f++) {
+				node = fr_node__child(rep, node, c->stack->frames[f],
+						      FR_NODE_FRAME);
+			}
+			if (node)
+				node = fr_node__child(rep, node, c->fn->name, FR_NODE_CALL);
+			c->node = node;
+		}
+		if (!c->node) {
+			free(open);
+			return -ENOMEM;
+		}
+	}
+	free(open);
+	return 0;
+}
+
+static int fr_sort_cmp(enum fr_sort_key sort, const struct fr_stats *x, const char *xname,
+		       const struct fr_stats *y, const char *yname)
+{
+	u64 a = 0, b = 0;
+
+	switch (sort) {
+	case FR_SORT_TOTAL:
+		a = x->total;
+		b = y->total;
+		break;
+	case FR_SORT_SELF:
+		a = x->self;
+		b = y->self;
+		break;
+	case FR_SORT_AVG:
+		a = fr_stats__avg(x);
+		b = fr_stats__avg(y);
+		break;
+	case FR_SORT_MAX:
+		a = x->max;
+		b = y->max;
+		break;
+	case FR_SORT_COUNT:
+		a = x->count;
+		b = y->count;
+		break;
+	case FR_SORT_P99:
+		a = x->p99;
+		b = y->p99;
+		break;
+	case FR_SORT_NAME:
+	default:
+		break;
+	}
+	if (a != b)
+		return a > b ? -1 : 1;
+	return strcmp(xname, yname);
+}
+
+/* qsort() has no context argument: the sort key of the report being sorted */
+static enum fr_sort_key fr_cur_sort;
+
+static int fr_node_cmp(const void *a, const void *b)
+{
+	const struct fr_node *x = *(struct fr_node * const *)a;
+	const struct fr_node *y = *(struct fr_node * const *)b;
+	int ret = fr_sort_cmp(fr_cur_sort, &x->stats, x->key.name, &y->stats, y->key.name);
+
+	if (ret)
+		return ret;
+	return x->key.kind < y->key.kind ? -1 : x->key.kind > y->key.kind;
+}
+
+static int fr_func_cmp(const void *a, const void *b)
+{
+	const struct fr_func *x = *(struct fr_func * const *)a;
+	const struct fr_func *y = *(struct fr_func * const *)b;
+
+	return fr_sort_cmp(fr_cur_sort, &x->stats, x->name, &y->stats, y->name);
+}
+
+/*
+ * Sums frame nodes from their children, sorts children, and sets the flame
+ * graph widths: a node is at least as wide as its children together.
+ */
+static void fr_node__finish(struct fr_node *node)
+{
+	u64 children = 0;
+	size_t i;
+
+	for (i = 0; i < node->nr_children; i++) {
+		struct fr_node *child = node->children[i];
+
+		fr_node__finish(child);
+		children = fr_add(children, child->flame_total);
+		if (node->key.kind != FR_NODE_CALL) {
+			node->stats.count += child->stats.count;
+			node->stats.total = fr_add(node->stats.total, child->stats.total);
+		}
+	}
+	fr_stats__finish(&node->stats);
+	node->flame_total = node->stats.total > children ? node->stats.total : children;
+	node->flame_self = node->flame_total - children;
+	if (node->key.kind != FR_NODE_CALL)
+		node->flame_self = 0;
+	if (node->nr_children > 1)
+		qsort(node->children, node->nr_children, sizeof(*node->children), fr_node_cmp);
+}
+
+/**
+ * fprobe_report__finish - nest the calls and build the tree and histograms
+ * @rep: the report
+ *
+ * Return: 0, -EINVAL if already finished, -ENOMEM.
+ */
+int fprobe_report__finish(struct fprobe_report *rep)
+{
+	size_t i, n = 0;
+	int err;
+
+	if (!rep || rep->finished)
+		return -EINVAL;
+	rep->finished = true;
+
+	err = fr_nest_calls(rep);
+	if (err)
+		return err;
+
+	for (i = 0; i < rep->nr_calls; i++) {
+		struct fr_call *c = &rep->calls[i];
+		u64 self = c->duration > c->child_time ? c->duration - c->child_time : 0;
+		int bucket = c->duration ? 64 - __builtin_clzll(c->duration) : 0;
+
+		if (fr_stats__add(&c->fn->stats, c->duration, self))
+			return -ENOMEM;
+		c->fn->buckets[bucket]++;
+		if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+			continue;
+		if (fr_stats__add(&c->node->stats, c->duration, self))
+			return -ENOMEM;
+	}
+
+	rep->func_list = calloc(rep->funcs.nr ? rep->funcs.nr : 1, sizeof(*rep->func_list));
+	if (!rep->func_list)
+		return -ENOMEM;
+	for (i = 0; i < rep->funcs.size; i++) {
+		if (rep->funcs.entries[i].key) {
+			struct fr_func *fn = rep->funcs.entries[i].val;
+
+			fr_stats__finish(&fn->stats);
+			rep->func_list[n++] = fn;
+		}
+	}
+	rep->nr_funcs = n;
+
+	fr_cur_sort = rep->sort;
+	qsort(rep->func_list, rep->nr_funcs, sizeof(*rep->func_list), fr_func_cmp);
+	fr_node__finish(&rep->root);
+	rep->ready = true;
+	return 0;
+}
+
+/* NS in human units: "999 ns", "1.234 us", "1.235 ms", "1.235 s" */
+static const char *fr_fmt_ns(char *buf, size_t size, u64 ns)
+{
+	u64 unit;
+	const char *name;
+
+	if (ns < NSEC_PER_USEC) {
+		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
+		return buf;
+	}
+	if (ns < NSEC_PER_MSEC) {
+		unit = NSEC_PER_USEC;
+		name = "us";
+	} else if (ns < NSEC_PER_SEC) {
+		unit = NSEC_PER_MSEC;
+		name = "ms";
+	} else {
+		unit = NSEC_PER_SEC;
+		name = "s";
+	}
+	/* thousandths of the unit, rounded */
+	unit /= 1000;
+	ns = ns / unit + (ns % unit >= (unit + 1) / 2 && unit > 1);
+	snprintf(buf, size, "%llu.%03llu %s", (unsigned long long)(ns / 1000),
+		 (unsigned long long)(ns % 1000), name);
+	return buf;
+}
+
+static u64 fr_nr_active_funcs(const struct fprobe_report *rep)
+{
+	u64 n = 0;
+	size_t i;
+
+	for (i = 0; i < rep->nr_funcs; i++)
+		n += rep->func_list[i]->stats.count != 0;
+	return n;
+}
+
+/* "N calls without exit: f 2, g 1" */
+static void fr_print_partial(const struct fprobe_report *rep, FILE *fp, const char *what,
+			     u64 nr, bool no_exit)
+{
+	const char *sep = " (";
+	size_t i;
+
+	fprintf(fp, "# calls without %s: %llu", what, (unsigned long long)nr);
+	for (i = 0; i < rep->nr_funcs; i++) {
+		const struct fr_func *fn = rep->func_list[i];
+		u64 n = no_exit ? fn->no_exit : fn->no_entry;
+
+		if (n) {
+			fprintf(fp, "%s%s %llu", sep, fn->name, (unsigned long long)n);
+			sep = ", ";
+		}
+	}
+	fprintf(fp, "%s\n", nr ? ")" : "");
+}
+
+static void fr_print_header(const struct fprobe_report *rep, FILE *fp, const char *what)
+{
+	char buf[32];
+
+	fprintf(fp, "# %s: %zu calls of %llu functions in %llu threads, total %s\n",
+		what, rep->nr_calls, (unsigned long long)fr_nr_active_funcs(rep),
+		(unsigned long long)rep->nr_threads,
+		fr_fmt_ns(buf, sizeof(buf), rep->root.stats.total));
+	fprintf(fp, "# lost records: %llu%s\n", (unsigned long long)rep->lost,
+		rep->lost ? " (their calls are missing, or counted below without latency)" : "");
+	fr_print_partial(rep, fp, "exit", rep->no_exit, true);
+	fr_print_partial(rep, fp, "entry", rep->no_entry, false);
+}
+
+static int fr_check_output(const struct fprobe_report *rep, FILE *fp)
+{
+	if (!rep || !fp || !rep->ready)
+		return -EINVAL;
+	return 0;
+}
+
+static int fr_output_status(FILE *fp)
+{
+	return ferror(fp) ? -EIO : 0;
+}
+
+static void fr_print_node(const struct fprobe_report *rep, const struct fr_node *node,
+			  int indent, FILE *fp)
+{
+	char total[32], self[32], avg[32], max[32], p99[32];
+	const struct fr_stats *st = &node->stats;
+	size_t i;
+
+	if (node->key.kind == FR_NODE_CALL) {
+		fprintf(fp, "%10llu %11s %11s %11s %11s %11s  %*s%s\n",
+			(unsigned long long)st->count,
+			fr_fmt_ns(total, sizeof(total), st->total),
+			fr_fmt_ns(self, sizeof(self), st->self),
+			fr_fmt_ns(avg, sizeof(avg), fr_stats__avg(st)),
+			fr_fmt_ns(max, sizeof(max), st->max),
+			fr_fmt_ns(p99, sizeof(p99), st->p99), indent, "", node->key.name);
+	} else {
+		fprintf(fp, "%10llu %11s %11s %11s %11s %11s  %*s%s\n",
+			(unsigned long long)st->count,
+			fr_fmt_ns(total, sizeof(total), st->total), "-", "-", "-", "-",
+			indent, "", node->key.name);
+	}
+	for (i = 0; i < node->nr_children; i++)
+		fr_print_node(rep, node->children[i], indent + 2, fp);
+}
+
+/**
+ * fprobe_report__print_tree - print the call graph by call path
+ * @rep: the finished report
+ * @fp: where to
+ *
+ * Frames of the kernel callchain show the count and total of the traced
+ * calls below them, and '-' for what only traced calls have.
+ *
+ * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
+ */
+int fprobe_report__print_tree(struct fprobe_report *rep, FILE *fp)
+{
+	size_t i;
+	int err = fr_check_output(rep, fp);
+
+	if (err)
+		return err;
+	fr_print_header(rep, fp, "fprobe call graph");
+	fprintf(fp, "#\n");
+	if (!rep->root.nr_children) {
+		fprintf(fp, "# no complete calls\n");
+		return fr_output_status(fp);
+	}
+	fprintf(fp, "# %8s %11s %11s %11s %11s %11s  %s\n",
+		"count", "total", "self", "avg", "max", "p99", "call path");
+	for (i = 0; i < rep->root.nr_children; i++)
+		fr_print_node(rep, rep->root.children[i], 0, fp);
+	return fr_output_status(fp);
+}
+
+/* A bucket edge in 3 significant digits: "512 ns", "1.02 us", "16.4 ms" */
+static const char *fr_fmt_edge(char *buf, size_t size, int bucket)
+{
+	const char *unit;
+	double v;
+	u64 ns;
+
+	if (bucket >= 64) {
+		snprintf(buf, size, "...");
+		return buf;
+	}
+	ns = bucket ? 1ULL << (bucket - 1) : 0;
+	if (ns < NSEC_PER_USEC) {
+		snprintf(buf, size, "%llu ns", (unsigned long long)ns);
+		return buf;
+	}
+	if (ns < NSEC_PER_MSEC) {
+		v = ns / 1e3;
+		unit = "us";
+	} else if (ns < NSEC_PER_SEC) {
+		v = ns / 1e6;
+		unit = "ms";
+	} else {
+		v = ns / 1e9;
+		unit = "s";
+	}
+	snprintf(buf, size, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, unit);
+	return buf;
+}
+
+static void fr_print_func_hist(const struct fr_func *fn, FILE *fp)
+{
+	char total[32], avg[32], max[32], p99[32], from[32], to[32];
+	const struct fr_stats *st = &fn->stats;
+	int first = -1, last = -1, i;
+
+	fprintf(fp, "# %s: %llu calls", fn->name, (unsigned long long)st->count);
+	if (st->count) {
+		fprintf(fp, ", total %s, avg %s, max %s, p99 %s",
+			fr_fmt_ns(total, sizeof(total), st->total),
+			fr_fmt_ns(avg, sizeof(avg), fr_stats__avg(st)),
+			fr_fmt_ns(max, sizeof(max), st->max),
+			fr_fmt_ns(p99, sizeof(p99), st->p99));
+	}
+	if (fn->no_exit)
+		fprintf(fp, "; %llu without exit", (unsigned long long)fn->no_exit);
+	if (fn->no_entry)
+		fprintf(fp, "; %llu without entry", (unsigned long long)fn->no_entry);
+	fprintf(fp, "\n");
+	if (!st->count)
+		return;
+
+	for (i = 0; i < FR_NR_BUCKETS; i++) {
+		if (fn->buckets[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	}
+	fprintf(fp, "# %21s | %10s | %-*s |\n", "DURATION       ", "COUNT",
+		FR_BAR_WIDTH, "GRAPH");
+	for (i = first; i <= last; i++) {
+		int bar = (int)(fn->buckets[i] * FR_BAR_WIDTH / st->count);
+
+		fprintf(fp, "  %9s - %-9s | %10llu | %.*s%*s |\n",
+			fr_fmt_edge(from, sizeof(from), i), fr_fmt_edge(to, sizeof(to), i + 1),
+			(unsigned long long)fn->buckets[i], bar,
+			"##############################################",
+			FR_BAR_WIDTH - bar, "");
+	}
+}
+
+/**
+ * fprobe_report__print_hist - print a latency histogram per function
+ * @rep: the finished report
+ * @fp: where to
+ *
+ * Buckets are log2 of the duration in ns, from the first to the last one
+ * used; functions come in the report's sort order.
+ *
+ * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
+ */
+int fprobe_report__print_hist(struct fprobe_report *rep, FILE *fp)
+{
+	size_t i;
+	int err = fr_check_output(rep, fp);
+
+	if (err)
+		return err;
+	fr_print_header(rep, fp, "fprobe latency histograms");
+	for (i = 0; i < rep->nr_funcs; i++) {
+		fprintf(fp, "\n");
+		fr_print_func_hist(rep->func_list[i], fp);
+	}
+	return fr_output_status(fp);
+}
+
+/* The children of NODE in name order, for the outputs that merge by name */
+static struct fr_node **fr_children_by_name(const struct fr_node *node)
+{
+	struct fr_node **children;
+
+	children = malloc((node->nr_children ? node->nr_children : 1) * sizeof(*children));
+	if (!children)
+		return NULL;
+	if (node->nr_children)
+		memcpy(children, node->children, node->nr_children * sizeof(*children));
+	fr_cur_sort = FR_SORT_NAME;
+	qsort(children, node->nr_children, sizeof(*children), fr_node_cmp);
+	return children;
+}
+
+/* Frame names in folded stacks: no ';' (separator), no blanks, no control chars */
+static void fr_folded_name(const char *name, FILE *fp)
+{
+	for (; *name; name++) {
+		unsigned char ch = *name;
+
+		if (ch == ';')
+			ch = ':';
+		else if (ch <= ' ' || ch == 0x7f)
+			ch = '_';
+		fputc(ch, fp);
+	}
+}
+
+static int fr_write_folded_node(const struct fr_node *node, const struct fr_node **path,
+				int depth, FILE *fp)
+{
+	struct fr_node **children;
+	size_t i;
+	int d, err = 0;
+
+	path[depth] = node;
+	if (node->flame_self) {
+		for (d = 0; d <= depth; d++) {
+			if (d)
+				fputc(';', fp);
+			fr_folded_name(path[d]->key.name, fp);
+		}
+		fprintf(fp, " %llu\n", (unsigned long long)node->flame_self);
+	}
+	children = fr_children_by_name(node);
+	if (!children)
+		return -ENOMEM;
+	for (i = 0; i < node->nr_children && !err; i++)
+		err = fr_write_folded_node(children[i], path, depth + 1, fp);
+	free(children);
+	return err;
+}
+
+static int fr_node__height(const struct fr_node *node)
+{
+	int max = 0, h;
+	size_t i;
+
+	for (i = 0; i < node->nr_children; i++) {
+		h = fr_node__height(node->children[i]);
+		if (h > max)
+			max = h;
+	}
+	return max + 1;
+}
+
+/**
+ * fprobe_report__write_folded - write folded stacks
+ * @rep: the finished report
+ * @fp: where to
+ *
+ * One "frame;frame;func value" line per call path, in name order, whose
+ * value is the self time in ns of the calls on that path (the time of the
+ * calls nested deeper than max_depth included), so that flamegraph.pl,
+ * inferno and speedscope weight frames by time. In names, ';' becomes ':'
+ * and blanks and control characters '_'.
+ *
+ * Return: 0, -EINVAL unless @rep was finished, -ENOMEM, -EIO on a write error.
+ */
+int fprobe_report__write_folded(struct fprobe_report *rep, FILE *fp)
+{
+	const struct fr_node **path;
+	struct fr_node **children;
+	size_t i;
+	int err = fr_check_output(rep, fp);
+
+	if (err)
+		return err;
+	path = calloc(fr_node__height(&rep->root), sizeof(*path));
+	children = fr_children_by_name(&rep->root);
+	if (!path || !children) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < rep->root.nr_children && !err; i++)
+		err = fr_write_folded_node(children[i], path, 0, fp);
+	if (!err)
+		err = fr_output_status(fp);
+out_free:
+	free(children);
+	free(path);
+	return err;
+}
+
+/* Writes S escaped for XML text and attributes; only printable ASCII is kept */
+static void fr_xml_escape(const char *s, size_t len, FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < len && s[i]; i++) {
+		unsigned char ch = s[i];
+
+		switch (ch) {
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		case '\'':
+			fputs("&apos;", fp);
+			break;
+		default:
+			fputc(ch < ' ' || ch >= 0x7f ? '?' : ch, fp);
+			break;
+		}
+	}
+}
+
+/* Writes S as the contents of a JSON string */
+static void fr_json_escape(const char *s, FILE *fp)
+{
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(fp, "\\%c", ch);
+		else if (ch < ' ' || ch >= 0x7f)
+			fprintf(fp, "\\u%04x", ch);
+		else
+			fputc(ch, fp);
+	}
+}
+
+#define SVG_WIDTH	1200
+#define SVG_XPAD	10
+#define SVG_FRAME_H	16
+#define SVG_TOP		64
+#define SVG_BOTTOM	40
+#define SVG_FONT	12
+#define SVG_CHAR_W	(SVG_FONT * 0.59)
+#define SVG_MIN_W	0.1
+
+/* Colors from the name, so that a function keeps its color across graphs */
+static void fr_svg_color(const struct fr_node *node, char *buf, size_t size)
+{
+	u64 h = fr_hash(node->key.name, strlen(node->key.name));
+	unsigned int a, b, c;
+
+	h ^= h >> 33;		/* spread the bits of close names apart */
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	a = h & 0xff;
+	b = (h >> 8) & 0xff;
+	c = (h >> 16) & 0xff;
+
+	switch (node->key.kind) {
+	case FR_NODE_CALL:	/* warm: traced functions */
+		snprintf(buf, size, "rgb(%u,%u,%u)", 205 + a % 50, 60 + b % 170, c % 60);
+		break;
+	case FR_NODE_FRAME:	/* cool: the callchain above them */
+		snprintf(buf, size, "rgb(%u,%u,%u)", 120 + a % 50, 160 + b % 40, 200 + c % 50);
+		break;
+	case FR_NODE_ROOT:
+	default:
+		snprintf(buf, size, "rgb(190,190,190)");
+		break;
+	}
+}
+
+struct fr_svg {
+	FILE		*fp;
+	u64		total;		/* ns across the whole width */
+	int		height;		/* levels */
+	int		img_height;
+};
+
+static void fr_svg_label(const char *name, double width, FILE *fp)
+{
+	size_t len = strlen(name);
+	int fit = (int)((width - 6) / SVG_CHAR_W);
+
+	if (fit < 3)
+		return;
+	if ((size_t)fit >= len) {
+		fr_xml_escape(name, len, fp);
+		return;
+	}
+	fr_xml_escape(name, fit - 2, fp);
+	fputs("..", fp);
+}
+
+static int fr_svg_node(struct fr_svg *svg, const struct fr_node *node, u64 start, int level)
+{
+	const double avail = SVG_WIDTH - 2 * SVG_XPAD;
+	double x = SVG_XPAD + (double)start / svg->total * avail;
+	double w = (double)node->flame_total / svg->total * avail;
+	int y = svg->img_height - SVG_BOTTOM - (level + 1) * SVG_FRAME_H;
+	char total[32], self[32], color[32];
+	struct fr_node **children;
+	FILE *fp = svg->fp;
+	size_t i;
+	int err = 0;
+
+	if (w < SVG_MIN_W)
+		return 0;
+	fr_svg_color(node, color, sizeof(color));
+	fprintf(fp, "<g class=\"f\" data-s=\"%llu\" data-w=\"%llu\" data-l=\"%d\" data-n=\"",
+		(unsigned long long)start, (unsigned long long)node->flame_total, level);
+	fr_xml_escape(node->key.name, SIZE_MAX, fp);
+	fprintf(fp, "\"><title>");
+	fr_xml_escape(node->key.name, SIZE_MAX, fp);
+	if (node->key.kind == FR_NODE_CALL) {
+		fprintf(fp, " (%llu calls, total %s, self %s, %.2f%%)",
+			(unsigned long long)node->stats.count,
+			fr_fmt_ns(total, sizeof(total), node->stats.total),
+			fr_fmt_ns(self, sizeof(self), node->stats.self),
+			100.0 * node->flame_total / svg->total);
+	} else {
+		fprintf(fp, " (%llu traced calls, %s, %.2f%%)",
+			(unsigned long long)node->stats.count,
+			fr_fmt_ns(total, sizeof(total), node->flame_total),
+			100.0 * node->flame_total / svg->total);
+	}
+	fprintf(fp, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"",
+		x, y, w, SVG_FRAME_H - 1, color);
+	fprintf(fp, " rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%d\">", x + 3, y + SVG_FRAME_H - 4);
+	fr_svg_label(node->key.name, w, fp);
+	fprintf(fp, "</text></g>\n");
+
+	children = fr_children_by_name(node);
+	if (!children)
+		return -ENOMEM;
+	for (i = 0; i < node->nr_children && !err; i++) {
+		err = fr_svg_node(svg, children[i], start, level + 1);
+		start = fr_add(start, children[i]->flame_total);
+	}
+	free(children);
+	return err;
+}
+
+static const char fr_svg_style[] =
+"<style type=\"text/css\">\n"
+"\ttext { font-family: monospace; font-size: 12px; fill: rgb(0,0,0); }\n"
+"\t#title { font-size: 17px; text-anchor: middle; }\n"
+"\t#subtitle { fill: rgb(90,90,90); text-anchor: middle; }\n"
+"\t#search, #unzoom, #matched { cursor: pointer; }\n"
+"\t#search, #matched { text-anchor: end; }\n"
+"\t.f { cursor: pointer; }\n"
+"\t.f:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
+"\t.f text { pointer-events: none; }\n"
+"\t.anc { opacity: 0.6; }\n"
+"\t.hide { display: none; }\n"
+"</style>\n";
+
+/*
+ * Zoom: a click on a frame lays out its subtree over the whole width and
+ * stretches its ancestors; "Reset Zoom" returns to the whole graph. Search
+ * (the button, Ctrl-F or F3): frames whose name matches a regular
+ * expression turn magenta, and the share of the time they cover (nested
+ * matches counted once) is shown.
+ */
+static const char fr_svg_script[] =
+"<script type=\"text/ecmascript\"><![CDATA[\n"
+"\"use strict\";\n"
+"var W = %d, XPAD = %d, CW = %.2f, frames, details, unzoombtn, searchbtn, matchedtxt;\n"
+"var rootw = 0, searching = false;\n"
+"function init(evt) {\n"
+"\tframes = document.querySelectorAll(\"g.f\");\n"
+"\tdetails = document.getElementById(\"details\").firstChild;\n"
+"\tunzoombtn = document.getElementById(\"unzoom\");\n"
+"\tsearchbtn = document.getElementById(\"search\");\n"
+"\tmatchedtxt = document.getElementById(\"matched\");\n"
+"\tfor (var i = 0; i < frames.length; i++) {\n"
+"\t\tvar g = frames[i];\n"
+"\t\tif (num(g, \"l\") == 0)\n"
+"\t\t\trootw = num(g, \"w\");\n"
+"\t\tg.addEventListener(\"click\", function () { zoom(this); });\n"
+"\t\tg.addEventListener(\"mouseover\", function () {\n"
+"\t\t\tdetails.nodeValue = this.getElementsByTagName(\"title\")[0].textContent;\n"
+"\t\t});\n"
+"\t\tg.addEventListener(\"mouseout\", function () { details.nodeValue = \" \"; });\n"
+"\t}\n"
+"\tunzoombtn.addEventListener(\"click\", unzoom);\n"
+"\tsearchbtn.addEventListener(\"click\", search_prompt);\n"
+"\tmatchedtxt.addEventListener(\"click\", reset_search);\n"
+"\twindow.addEventListener(\"keydown\", function (e) {\n"
+"\t\tif (e.keyCode === 114 || (e.ctrlKey && e.keyCode === 70)) {\n"
+"\t\t\te.preventDefault();\n"
+"\t\t\tsearch_prompt();\n"
+"\t\t}\n"
+"\t});\n"
+"}\n"
+"function num(g, a) { return Number(g.getAttribute(\"data-\" + a)); }\n"
+"function label(name, w) {\n"
+"\tvar fit = Math.floor((w - 6) / CW);\n"
+"\tif (fit < 3)\n"
+"\t\treturn \"\";\n"
+"\treturn name.length <= fit ? name : name.substring(0, fit - 2) + \"..\";\n"
+"}\n"
+"function layout(s, w, l) {\n"
+"\tfor (var i = 0; i < frames.length; i++) {\n"
+"\t\tvar g = frames[i], gs = num(g, \"s\"), gw = num(g, \"w\"), gl = num(g, \"l\");\n"
+"\t\tvar r = g.getElementsByTagName(\"rect\")[0], t = g.getElementsByTagName(\"text\")[0];\n"
+"\t\tvar x, fw;\n"
+"\t\tg.classList.remove(\"anc\");\n"
+"\t\tif (gl < l && gs <= s && gs + gw >= s + w) {\n"
+"\t\t\tx = XPAD;\n"
+"\t\t\tfw = W - 2 * XPAD;\n"
+"\t\t\tg.classList.add(\"anc\");\n"
+"\t\t} else if (gl >= l && gs >= s && gs + gw <= s + w) {\n"
+"\t\t\tx = XPAD + (gs - s) / w * (W - 2 * XPAD);\n"
+"\t\t\tfw = gw / w * (W - 2 * XPAD);\n"
+"\t\t} else {\n"
+"\t\t\tg.classList.add(\"hide\");\n"
+"\t\t\tcontinue;\n"
+"\t\t}\n"
+"\t\tg.classList.remove(\"hide\");\n"
+"\t\tr.setAttribute(\"x\", x.toFixed(2));\n"
+"\t\tr.setAttribute(\"width\", fw.toFixed(2));\n"
+"\t\tt.setAttribute(\"x\", (x + 3).toFixed(2));\n"
+"\t\tt.textContent = label(g.getAttribute(\"data-n\"), fw);\n"
+"\t}\n"
+"}\n"
+"function zoom(g) {\n"
+"\tif (num(g, \"w\") <= 0)\n"
+"\t\treturn;\n"
+"\tlayout(num(g, \"s\"), num(g, \"w\"), num(g, \"l\"));\n"
+"\tunzoombtn.classList.remove(\"hide\");\n"
+"}\n"
+"function unzoom() {\n"
+"\tlayout(0, rootw, 0);\n"
+"\tunzoombtn.classList.add(\"hide\");\n"
+"}\n"
+"function search_prompt() {\n"
+"\tvar term = prompt(\"Search for (regular expression):\", \"\");\n"
+"\tif (term)\n"
+"\t\tsearch(term);\n"
+"}\n"
+"function reset_search() {\n"
+"\tfor (var i = 0; i < frames.length; i++) {\n"
+"\t\tvar r = frames[i].getElementsByTagName(\"rect\")[0];\n"
+"\t\tif (r.hasAttribute(\"data-fill\")) {\n"
+"\t\t\tr.setAttribute(\"fill\", r.getAttribute(\"data-fill\"));\n"
+"\t\t\tr.removeAttribute(\"data-fill\");\n"
+"\t\t}\n"
+"\t}\n"
+"\tmatchedtxt.firstChild.nodeValue = \" \";\n"
+"\tsearchbtn.firstChild.nodeValue = \"Search\";\n"
+"\tsearching = false;\n"
+"}\n"
+"function search(term) {\n"
+"\tvar re, spans = [], covered = 0, end = -1;\n"
+"\ttry {\n"
+"\t\tre = new RegExp(term);\n"
+"\t} catch (e) {\n"
+"\t\talert(\"bad regular expression: \" + e.message);\n"
+"\t\treturn;\n"
+"\t}\n"
+"\treset_search();\n"
+"\tfor (var i = 0; i < frames.length; i++) {\n"
+"\t\tvar g = frames[i], r = g.getElementsByTagName(\"rect\")[0];\n"
+"\t\tif (num(g, \"l\") == 0 || !re.test(g.getAttribute(\"data-n\")))\n"
+"\t\t\tcontinue;\n"
+"\t\tr.setAttribute(\"data-fill\", r.getAttribute(\"fill\"));\n"
+"\t\tr.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
+"\t\tspans.push([num(g, \"s\"), num(g, \"s\") + num(g, \"w\")]);\n"
+"\t}\n"
+"\tspans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
+"\tfor (var j = 0; j < spans.length; j++) {\n"
+"\t\tvar from = Math.max(spans[j][0], end);\n"
+"\t\tif (spans[j][1] > from)\n"
+"\t\t\tcovered += spans[j][1] - from;\n"
+"\t\tend = Math.max(end, spans[j][1]);\n"
+"\t}\n"
+"\tsearching = true;\n"
+"\tsearchbtn.firstChild.nodeValue = \"Search: \" + term;\n"
+"\tmatchedtxt.firstChild.nodeValue = \"Matched: \" +\n"
+"\t\t(rootw ? (100 * covered / rootw).toFixed(1) : \"0.0\") + \"%% (click to reset)\";\n"
+"}\n"
+"]]></script>\n";
+
+/**
+ * fprobe_report__write_svg - write a flame graph as a self-contained SVG
+ * @rep: the finished report
+ * @fp: where to
+ * @title: its title, NULL for a default
+ *
+ * Frames are as wide as the time of the calls below them (the kernel
+ * callchain frames in cool colors, the traced functions in warm ones),
+ * siblings in name order, the outermost at the bottom. It opens offline:
+ * no external script, style sheet or font; inline script for click to
+ * zoom, Reset Zoom, and search with the matched share of the time.
+ *
+ * Return: 0, -EINVAL unless @rep was finished, -ENOMEM, -EIO on a write error.
+ */
+int fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *title)
+{
+	struct fr_svg svg = { .fp = fp, };
+	char total[32];
+	int err = fr_check_output(rep, fp);
+
+	if (err)
+		return err;
+	if (!title)
+		title = "perf fprobe flame graph";
+	svg.total = rep->root.flame_total;
+	svg.height = fr_node__height(&rep->root);
+	svg.img_height = SVG_TOP + svg.height * SVG_FRAME_H + SVG_BOTTOM;
+
+	fprintf(fp, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	fprintf(fp, "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"",
+		SVG_WIDTH, svg.img_height, SVG_WIDTH, svg.img_height);
+	fprintf(fp, " onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\">\n");
+	fputs(fr_svg_style, fp);
+	fprintf(fp, fr_svg_script, SVG_WIDTH, SVG_XPAD, SVG_CHAR_W);
+	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+		SVG_WIDTH, svg.img_height, "rgb(250,250,245)");
+	fprintf(fp, "<text id=\"title\" x=\"%d\" y=\"24\">", SVG_WIDTH / 2);
+	fr_xml_escape(title, SIZE_MAX, fp);
+	fprintf(fp, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"42\">%zu calls, %s traced;",
+		SVG_WIDTH / 2, rep->nr_calls, fr_fmt_ns(total, sizeof(total), svg.total));
+	fprintf(fp, " lost records: %llu; calls without exit: %llu; without entry: %llu</text>\n",
+		(unsigned long long)rep->lost, (unsigned long long)rep->no_exit,
+		(unsigned long long)rep->no_entry);
+	fprintf(fp, "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n",
+		SVG_XPAD);
+	fprintf(fp, "<text id=\"search\" x=\"%d\" y=\"24\">Search</text>\n",
+		SVG_WIDTH - SVG_XPAD);
+	fprintf(fp, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n",
+		SVG_XPAD, svg.img_height - 14);
+	fprintf(fp, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n",
+		SVG_WIDTH - SVG_XPAD, svg.img_height - 14);
+
+	if (svg.total)
+		err = fr_svg_node(&svg, &rep->root, 0, 0);
+	else
+		fprintf(fp, "<text x=\"%d\" y=\"%d\">no complete calls</text>\n",
+			SVG_XPAD, SVG_TOP + 12);
+	fprintf(fp, "</svg>\n");
+	if (!err)
+		err = fr_output_status(fp);
+	return err;
+}
+
+/* ns as us with three decimals, exact */
+static void fr_json_us(FILE *fp, u64 ns)
+{
+	fprintf(fp, "%llu.%03llu", (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
+/**
+ * fprobe_report__write_chrome - write the calls as Chrome trace events
+ * @rep: the finished report
+ * @fp: where to
+ *
+ * One complete ("X") event per call kept by the filters (and above
+ * max_depth), by thread and time, with ts and dur in us; args hold the
+ * nesting level, return address, return value and arguments, as hex
+ * strings since JSON numbers lose 64-bit precision. Opens in Perfetto and
+ * chrome://tracing.
+ *
+ * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
+ */
+int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
+{
+	const char *sep = "";
+	size_t i;
+	u32 a;
+	int err = fr_check_output(rep, fp);
+
+	if (err)
+		return err;
+	fprintf(fp, "{\"traceEvents\":[");
+	for (i = 0; i < rep->nr_calls; i++) {
+		const struct fr_call *c = &rep->calls[i];
+
+		if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+			continue;
+		fprintf(fp, "%s\n{\"name\":\"", sep);
+		fr_json_escape(c->fn->name, fp);
+		fprintf(fp, "\",\"cat\":\"fprobe\",\"ph\":\"X\",\"ts\":");
+		fr_json_us(fp, c->entry);
+		fprintf(fp, ",\"dur\":");
+		fr_json_us(fp, c->duration);
+		fprintf(fp, ",\"pid\":%d,\"tid\":%d,\"args\":{", c->pid, c->tid);
+		fprintf(fp, "\"level\":%d,\"ret_ip\":\"0x%llx\",\"retval\":\"0x%llx\"",
+			c->level, (unsigned long long)c->ret_ip, (unsigned long long)c->retval);
+		for (a = 0; a < c->nargs; a++)
+			fprintf(fp, ",\"arg%u\":\"0x%llx\"", a,
+				(unsigned long long)c->args[a]);
+		fprintf(fp, "}}");
+		sep = ",";
+	}
+	fprintf(fp, "\n],\"displayTimeUnit\":\"ns\"}\n");
+	return fr_output_status(fp);
+}

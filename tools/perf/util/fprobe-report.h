@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_FPROBE_REPORT_H
+#define __PERF_FPROBE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+struct fprobe_call;
+struct fprobe_report;
+
+struct fprobe_report_opts {
+	u64		min_latency;	/* ns; shorter calls are dropped from tree/hist/flame */
+	int		max_depth;	/* 0: unlimited; levels of traced calls in the tree */
+	int		tid;		/* -1: all */
+	const char	*sort;		/* FPROBE_REPORT_SORT_KEYS, NULL: "total" */
+};
+
+/* The keys opts->sort takes, for an error message */
+#define FPROBE_REPORT_SORT_KEYS	"total, self, avg, max, count, p99, name"
+
+bool fprobe_report__sort_key_valid(const char *sort);
+
+/* NULL with errno EINVAL for a bad sort key or max_depth, ENOMEM */
+struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts);
+/* Copies what it keeps (name, stack strings too); calls may arrive in any order */
+int  fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call);
+void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records);
+/* Nests calls per tid by time intervals, builds the tree */
+int  fprobe_report__finish(struct fprobe_report *rep);
+int  fprobe_report__print_tree(struct fprobe_report *rep, FILE *fp);
+int  fprobe_report__print_hist(struct fprobe_report *rep, FILE *fp);
+int  fprobe_report__write_folded(struct fprobe_report *rep, FILE *fp);
+int  fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *title);
+int  fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp);
+void fprobe_report__delete(struct fprobe_report *rep);
+
+#endif /* __PERF_FPROBE_REPORT_H */
