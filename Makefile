@@ -48,7 +48,7 @@ kernel: tree
 # series does not change.
 kernel-base: deps
 	@harness/base-worktree
-	@harness/kernel-build $(BUILD)/base/linux $(BUILD)/base/kernel
+	@KCONFIG_BASE=1 harness/kernel-build $(BUILD)/base/linux $(BUILD)/base/kernel
 
 # The debug kernel: guest.config plus harness/configs/debug.config (lockdep,
 # RCU lockdep, atomic sleep, KASAN), for make check-debug.
