@@ -4,6 +4,7 @@
 #   make demo     build what is missing, boot the patched kernel, show it
 #   make check    every test: host, KUnit, and the guest tests
 #   make check-debug  KUnit, ftracetest and fuzzers on a lockdep+KASAN kernel
+#   make bench    probe costs, patched vs base kernel, as ratios in one run
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 
 SHELL		:= /bin/bash
@@ -23,7 +24,7 @@ TIMEOUT		?= 900
 CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-debug perf initramfs vm-run \
-	kunit check check-debug demo clean distclean help fprobe-pmu-tests
+	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -85,12 +86,17 @@ check-debug: kernel-debug initramfs fprobe-pmu-tests
 demo: kernel initramfs
 	@harness/demo
 
+# Benchmarks: the patched and the base kernel side by side, in one run; a
+# table, and build/bench/results.json. Not part of make check.
+bench: kernel kernel-base initramfs
+	@harness/bench/run
+
 # Keeps the extracted base (build/linux, build/base/linux): re-extracting
 # and committing it takes a minute.
 clean:
 	rm -rf $(BUILD)/kernel $(BUILD)/base/kernel $(BUILD)/kernel-debug \
 		$(BUILD)/perf $(BUILD)/initramfs.cpio $(BUILD)/vm $(BUILD)/check \
-		$(BUILD)/check-debug
+		$(BUILD)/check-debug $(BUILD)/bench
 
 distclean:
 	rm -rf $(BUILD)

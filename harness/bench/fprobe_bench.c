@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe_bench: the per-call cost of function probes, for make bench.
+ *
+ * A noinline target is called in a tight loop, for a given time, with one
+ * kind of probe on it: none, an ftrace_ops, an fprobe (entry, entry+exit),
+ * a kprobe, a kretprobe, or whatever userspace attached ("external": an
+ * fprobe event in tracefs, an fprobe PMU event). The scale cases register
+ * one entry+exit fprobe on the target and on a list of other functions (or
+ * on every traceable function) and time the registration too.
+ *
+ * Built out of tree against the patched and the base kernel alike (the
+ * fprobe handlers take ftrace_regs on one and pt_regs on the other).
+ *
+ * /sys/kernel/debug/fprobe_bench/
+ *   syms	write: function names, one per line, for "scale" (appends;
+ *		opening with O_TRUNC empties the list); read: the count
+ *   run	write "CASE MS": run CASE for MS milliseconds; read the result
+ *		"case=.. calls=.. ns=.. hits=.. missed=.. reg_ns=.. unreg_ns=.."
+ * CASE: none ftrace fprobe-entry fprobe-exit kprobe kretprobe external
+ *	 scale (the target and the syms list) scale-all (every function)
+ */
+#include <linux/debugfs.h>
+#include <linux/fprobe.h>
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#ifdef FPROBE_HANDLER_FREGS
+#define FPROBE_REGS	struct ftrace_regs
+#else
+#define FPROBE_REGS	struct pt_regs
+#endif
+
+#define BENCH_CHUNK	1000
+#define BENCH_MAX_MS	10000
+#define BENCH_MAX_SYMS	200000
+
+static DEFINE_PER_CPU(unsigned long, bench_hits);
+static DEFINE_MUTEX(bench_lock);
+static char bench_result[256];
+static char **bench_syms;
+static unsigned int bench_nsyms, bench_syms_cap;
+static char bench_partial[KSYM_NAME_LEN];
+static size_t bench_partial_len;
+static struct dentry *bench_dir;
+
+/* The probed function: traceable, out of line, and not folded away */
+static noinline int fprobe_bench_target(int x)
+{
+	asm volatile("" : "+r" (x));
+	return x + 1;
+}
+
+static notrace void bench_hit(void)
+{
+	this_cpu_inc(bench_hits);
+}
+
+static notrace unsigned long bench_hits_sum(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(bench_hits, cpu);
+	return sum;
+}
+
+static notrace void bench_ftrace_func(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	bench_hit();
+}
+
+static notrace int bench_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
+				      unsigned long ret_ip, FPROBE_REGS *regs,
+				      void *data)
+{
+	bench_hit();
+	return 0;
+}
+
+static notrace void bench_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
+				      unsigned long ret_ip, FPROBE_REGS *regs,
+				      void *data)
+{
+	bench_hit();
+}
+
+static notrace int bench_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	bench_hit();
+	return 0;
+}
+
+static notrace int bench_kretprobe_ret(struct kretprobe_instance *ri,
+				       struct pt_regs *regs)
+{
+	bench_hit();
+	return 0;
+}
+
+static struct ftrace_ops bench_ops = {
+	.func = bench_ftrace_func,
+};
+static struct fprobe bench_fp;
+static struct kprobe bench_kp;
+static struct kretprobe bench_krp;
+
+enum bench_case {
+	CASE_NONE, CASE_FTRACE, CASE_FPROBE_ENTRY, CASE_FPROBE_EXIT,
+	CASE_KPROBE, CASE_KRETPROBE, CASE_EXTERNAL, CASE_SCALE, CASE_SCALE_ALL,
+};
+
+static const char * const bench_case_names[] = {
+	"none", "ftrace", "fprobe-entry", "fprobe-exit", "kprobe", "kretprobe",
+	"external", "scale", "scale-all",
+};
+
+/* Register the probe of @c on the target; 0 or -errno */
+static int bench_attach(enum bench_case c)
+{
+	unsigned long addr = (unsigned long)fprobe_bench_target;
+	const char **syms;
+	int ret;
+
+	switch (c) {
+	case CASE_NONE:
+	case CASE_EXTERNAL:
+		return 0;
+	case CASE_FTRACE:
+		memset(&bench_ops, 0, sizeof(bench_ops));
+		bench_ops.func = bench_ftrace_func;
+		ret = ftrace_set_filter_ip(&bench_ops, addr, 0, 0);
+		if (!ret)
+			ret = register_ftrace_function(&bench_ops);
+		if (ret)
+			ftrace_free_filter(&bench_ops);
+		return ret;
+	case CASE_FPROBE_ENTRY:
+	case CASE_FPROBE_EXIT:
+		memset(&bench_fp, 0, sizeof(bench_fp));
+		bench_fp.entry_handler = bench_fprobe_entry;
+		if (c == CASE_FPROBE_EXIT)
+			bench_fp.exit_handler = bench_fprobe_exit;
+		return register_fprobe_ips(&bench_fp, &addr, 1);
+	case CASE_KPROBE:
+		memset(&bench_kp, 0, sizeof(bench_kp));
+		bench_kp.addr = (kprobe_opcode_t *)addr;
+		bench_kp.pre_handler = bench_kprobe_pre;
+		return register_kprobe(&bench_kp);
+	case CASE_KRETPROBE:
+		memset(&bench_krp, 0, sizeof(bench_krp));
+		bench_krp.kp.addr = (kprobe_opcode_t *)addr;
+		bench_krp.handler = bench_kretprobe_ret;
+		return register_kretprobe(&bench_krp);
+	case CASE_SCALE:
+		memset(&bench_fp, 0, sizeof(bench_fp));
+		bench_fp.entry_handler = bench_fprobe_entry;
+		bench_fp.exit_handler = bench_fprobe_exit;
+		syms = kvmalloc_array(bench_nsyms + 1, sizeof(*syms), GFP_KERNEL);
+		if (!syms)
+			return -ENOMEM;
+		syms[0] = "fprobe_bench_target";
+		memcpy(syms + 1, bench_syms, bench_nsyms * sizeof(*syms));
+		ret = register_fprobe_syms(&bench_fp, syms, bench_nsyms + 1);
+		kvfree(syms);
+		return ret;
+	case CASE_SCALE_ALL:
+		memset(&bench_fp, 0, sizeof(bench_fp));
+		bench_fp.entry_handler = bench_fprobe_entry;
+		bench_fp.exit_handler = bench_fprobe_exit;
+		return register_fprobe(&bench_fp, "*", NULL);
+	}
+	return -EINVAL;
+}
+
+/* Unregister the probe of @c; returns the calls its probe missed */
+static unsigned long bench_detach(enum bench_case c)
+{
+	switch (c) {
+	case CASE_FTRACE:
+		unregister_ftrace_function(&bench_ops);
+		ftrace_free_filter(&bench_ops);
+		return 0;
+	case CASE_FPROBE_ENTRY:
+	case CASE_FPROBE_EXIT:
+	case CASE_SCALE:
+	case CASE_SCALE_ALL:
+		unregister_fprobe(&bench_fp);
+		return bench_fp.nmissed;
+	case CASE_KPROBE:
+		unregister_kprobe(&bench_kp);
+		return bench_kp.nmissed;
+	case CASE_KRETPROBE:
+		unregister_kretprobe(&bench_krp);
+		return bench_krp.nmissed;
+	default:
+		return 0;
+	}
+}
+
+static int bench_run(enum bench_case c, unsigned int ms)
+{
+	u64 t0, t1, t2, t3, deadline, calls = 0;
+	unsigned long hits0, hits, missed;
+	int i, sum = 0, ret;
+
+	t0 = ktime_get_ns();
+	ret = bench_attach(c);
+	t1 = ktime_get_ns();
+	if (ret)
+		return ret;
+
+	hits0 = bench_hits_sum();
+	deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	t2 = ktime_get_ns();
+	do {
+		for (i = 0; i < BENCH_CHUNK; i++)
+			sum += fprobe_bench_target(i);
+		calls += BENCH_CHUNK;
+		cond_resched();
+		t3 = ktime_get_ns();
+	} while (t3 < deadline);
+	hits = bench_hits_sum() - hits0;
+
+	t0 = t1 - t0;
+	t1 = ktime_get_ns();
+	missed = bench_detach(c);
+	t1 = ktime_get_ns() - t1;
+	if (c == CASE_NONE || c == CASE_EXTERNAL)
+		t0 = t1 = 0;
+
+	snprintf(bench_result, sizeof(bench_result),
+		 "case=%s calls=%llu ns=%llu hits=%lu missed=%lu reg_ns=%llu unreg_ns=%llu nsyms=%u sum=%d\n",
+		 bench_case_names[c], calls, t3 - t2, hits, missed, t0, t1,
+		 c == CASE_SCALE ? bench_nsyms + 1 : 0, sum);
+	return 0;
+}
+
+static ssize_t run_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	char buf[64], name[24];
+	unsigned int ms;
+	int c, ret;
+
+	if (count >= sizeof(buf))
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%23s %u", name, &ms) != 2 || !ms || ms > BENCH_MAX_MS)
+		return -EINVAL;
+	c = match_string(bench_case_names, ARRAY_SIZE(bench_case_names), name);
+	if (c < 0)
+		return c;
+	mutex_lock(&bench_lock);
+	bench_result[0] = '\0';
+	ret = bench_run(c, ms);
+	mutex_unlock(&bench_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t run_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&bench_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, bench_result,
+				      strlen(bench_result));
+	mutex_unlock(&bench_lock);
+	return ret;
+}
+
+static void bench_syms_clear(void)
+{
+	while (bench_nsyms)
+		kfree(bench_syms[--bench_nsyms]);
+	bench_partial_len = 0;
+}
+
+static int bench_syms_add(const char *name, size_t len)
+{
+	char **n;
+
+	if (!len)
+		return 0;
+	if (bench_nsyms >= BENCH_MAX_SYMS)
+		return -E2BIG;
+	if (bench_nsyms == bench_syms_cap) {
+		n = kvrealloc(bench_syms, (bench_syms_cap + 1024) * sizeof(*n),
+			      GFP_KERNEL);
+		if (!n)
+			return -ENOMEM;
+		bench_syms = n;
+		bench_syms_cap += 1024;
+	}
+	bench_syms[bench_nsyms] = kmemdup_nul(name, len, GFP_KERNEL);
+	if (!bench_syms[bench_nsyms])
+		return -ENOMEM;
+	bench_nsyms++;
+	return 0;
+}
+
+static int syms_open(struct inode *inode, struct file *file)
+{
+	if (file->f_flags & O_TRUNC) {
+		mutex_lock(&bench_lock);
+		bench_syms_clear();
+		mutex_unlock(&bench_lock);
+	}
+	return 0;
+}
+
+/* Names may be split across writes: keep the tail until its newline */
+static ssize_t syms_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	char *buf, *p, *nl;
+	ssize_t ret = count;
+
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	mutex_lock(&bench_lock);
+	for (p = buf; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			size_t len = strlen(p);
+
+			if (bench_partial_len + len >= KSYM_NAME_LEN) {
+				ret = -ENAMETOOLONG;
+				break;
+			}
+			memcpy(bench_partial + bench_partial_len, p, len);
+			bench_partial_len += len;
+			break;
+		}
+		if (bench_partial_len) {
+			if (bench_partial_len + (nl - p) >= KSYM_NAME_LEN) {
+				ret = -ENAMETOOLONG;
+				break;
+			}
+			memcpy(bench_partial + bench_partial_len, p, nl - p);
+			ret = bench_syms_add(bench_partial,
+					     bench_partial_len + (nl - p));
+			bench_partial_len = 0;
+		} else {
+			ret = bench_syms_add(p, nl - p);
+		}
+		if (ret < 0)
+			break;
+		ret = count;
+	}
+	mutex_unlock(&bench_lock);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t syms_read(struct file *file, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", bench_nsyms);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations run_fops = {
+	.owner = THIS_MODULE,
+	.write = run_write,
+	.read = run_read,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations syms_fops = {
+	.owner = THIS_MODULE,
+	.open = syms_open,
+	.write = syms_write,
+	.read = syms_read,
+	.llseek = default_llseek,
+};
+
+static int __init fprobe_bench_init(void)
+{
+	bench_dir = debugfs_create_dir("fprobe_bench", NULL);
+	debugfs_create_file("run", 0600, bench_dir, NULL, &run_fops);
+	debugfs_create_file("syms", 0600, bench_dir, NULL, &syms_fops);
+	return 0;
+}
+
+static void __exit fprobe_bench_exit(void)
+{
+	debugfs_remove_recursive(bench_dir);
+	bench_syms_clear();
+	kvfree(bench_syms);
+}
+
+module_init(fprobe_bench_init);
+module_exit(fprobe_bench_exit);
+MODULE_DESCRIPTION("The per-call cost of function probes, for make bench");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe_bench_pmu: the fprobe PMU's one-record-per-call path under
+ * fprobe_bench (harness/bench/fprobe_bench.c), for make bench.
+ *
+ *   fprobe_bench_pmu MS
+ *
+ * Opens one fprobe PMU event on fprobe_bench_target for this task (one
+ * record per completed call, one argument, IP|TID|TIME|CPU|RAW) with a
+ * 32 MiB ring buffer, runs the "external" case of fprobe_bench for MS
+ * milliseconds, reads the ring buffer, and prints the module's result line
+ * followed by "records=N lost=N". Exits 4 when the kernel has no fprobe PMU.
+ *
+ * The buffer is read after the run, not during it: the guest's vCPUs share
+ * one emulator thread, so a reader on the other vCPU would be timed too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fprobe_pmu.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define RUN_FILE	"/sys/kernel/debug/fprobe_bench/run"
+#define DATA_PAGES	8192	/* 32 MiB with 4 KiB pages */
+
+static struct perf_event_mmap_page *meta;
+static char *data;
+static size_t data_size;
+static uint64_t nsamples, nlost;
+
+/* Consume everything between data_tail and data_head */
+static void drain(void)
+{
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = meta->data_tail;
+
+	while (tail < head) {
+		struct perf_event_header h;
+		size_t off = tail % data_size;
+
+		if (off + sizeof(h) <= data_size) {
+			memcpy(&h, data + off, sizeof(h));
+		} else {
+			size_t n = data_size - off;
+
+			memcpy(&h, data + off, n);
+			memcpy((char *)&h + n, data, sizeof(h) - n);
+		}
+		if (h.type == PERF_RECORD_SAMPLE) {
+			nsamples++;
+		} else if (h.type == PERF_RECORD_LOST) {
+			uint64_t lost[2];	/* id, lost */
+			size_t o = (tail + sizeof(h)) % data_size;
+
+			for (size_t i = 0; i < sizeof(lost); i++)
+				((char *)lost)[i] = data[(o + i) % data_size];
+			nlost += lost[1];
+		}
+		if (!h.size)
+			break;
+		tail += h.size;
+	}
+	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static int pmu_type(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/fprobe/type", "r");
+	int type = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	return type;
+}
+
+int main(int argc, char **argv)
+{
+	static const char filter[] = "fprobe_bench_target";
+	struct perf_event_attr attr;
+	char cmd[64], result[512];
+	int fd, run, type, ms;
+	ssize_t n;
+
+	if (argc != 2 || (ms = atoi(argv[1])) <= 0) {
+		fprintf(stderr, "usage: fprobe_bench_pmu MS\n");
+		return 2;
+	}
+	type = pmu_type();
+	if (type < 0) {
+		fprintf(stderr, "fprobe_bench_pmu: no fprobe PMU in this kernel\n");
+		return 4;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = 1;	/* one argument */
+	attr.config1 = (uint64_t)(uintptr_t)filter;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			   PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	attr.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		fprintf(stderr, "fprobe_bench_pmu: perf_event_open: %s\n", strerror(errno));
+		return 1;
+	}
+	data_size = (size_t)DATA_PAGES * sysconf(_SC_PAGESIZE);
+	meta = mmap(NULL, data_size + sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	if (meta == MAP_FAILED) {
+		fprintf(stderr, "fprobe_bench_pmu: mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	data = (char *)meta + meta->data_offset;
+	run = open(RUN_FILE, O_RDWR);
+	if (run < 0) {
+		fprintf(stderr, "fprobe_bench_pmu: %s: %s\n", RUN_FILE, strerror(errno));
+		return 1;
+	}
+	snprintf(cmd, sizeof(cmd), "external %d\n", ms);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	n = write(run, cmd, strlen(cmd));
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (n < 0) {
+		fprintf(stderr, "fprobe_bench_pmu: write %s: %s\n", RUN_FILE, strerror(errno));
+		return 1;
+	}
+	n = pread(run, result, sizeof(result) - 1, 0);
+	if (n <= 0) {
+		fprintf(stderr, "fprobe_bench_pmu: no result in %s\n", RUN_FILE);
+		return 1;
+	}
+	result[n] = '\0';
+	drain();
+	printf("%.*s records=%llu lost=%llu\n", (int)strcspn(result, "\n"), result,
+	       (unsigned long long)nsamples, (unsigned long long)nlost);
+	return 0;
+}

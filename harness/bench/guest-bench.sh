@@ -1,0 +1,143 @@
+#!/bin/bash
+# The guest half of make bench (harness/bench/run), on one kernel:
+#   guest-bench.sh KERNEL(patched|base) REPS MS [SECTION...]
+# SECTION: percall scale tool (default: all three)
+# Prints one "BENCH section key=value..." line per measurement; the host
+# turns them into the table and build/bench/results.json.
+set -eu
+kernel=$1 reps=$2 ms=$3
+shift 3
+sections=" ${*:-percall scale tool} "
+want() { [[ "$sections" == *" $1 "* ]]; }
+bench=/repo/build/bench
+ko=$bench/mod-$kernel/fprobe_bench.ko
+run=/sys/kernel/debug/fprobe_bench/run
+syms=/sys/kernel/debug/fprobe_bench/syms
+tr=/sys/kernel/tracing
+
+die() { echo "BENCH error kernel=$kernel what=\"$*\""; exit 1; }
+
+insmod "$ko" || die "insmod $ko failed"
+
+# one run of CASE; prints the module's result line
+run_case() { # CASE MS
+	echo "$1 $2" >"$run" || die "case $1 failed"
+	cat "$run"
+}
+
+fprobe_events_remove() {
+	local e
+	for e in $(sed -nE 's/^f:(fpbench\/[^ ]+) .*/\1/p' "$tr/dynamic_events"); do
+		echo "-:$e" >>"$tr/dynamic_events" || die "cannot remove the event $e"
+	done
+}
+
+fprobe_event() { # on|off SPEC...
+	if [ "$1" = on ]; then
+		shift
+		for s in "$@"; do echo "$s" >>"$tr/dynamic_events" || die "dynamic event '$s' refused"; done
+		echo 1 >"$tr/events/fpbench/enable"
+	else
+		echo 0 >"$tr/events/fpbench/enable"
+		fprobe_events_remove
+		echo >"$tr/trace"
+	fi
+}
+
+echo "BENCH info kernel=$kernel release=$(uname -r) cpus=$(nproc) reps=$reps ms=$ms"
+
+# 1. The per-call cost, the cases interleaved within each repetition
+want percall &&
+for r in $(seq "$reps"); do
+	for c in none ftrace fprobe-entry fprobe-exit kprobe kretprobe; do
+		echo "BENCH percall kernel=$kernel rep=$r $(run_case "$c" "$ms")"
+	done
+	fprobe_event on 'f:fpbench/target fprobe_bench_target'
+	echo "BENCH percall kernel=$kernel rep=$r $(run_case external "$ms" | sed 's/case=external/case=fprobe-event/')"
+	fprobe_event off
+	fprobe_event on 'f:fpbench/target fprobe_bench_target' 'f:fpbench/target_ret fprobe_bench_target%return'
+	echo "BENCH percall kernel=$kernel rep=$r $(run_case external "$ms" | sed 's/case=external/case=fprobe-event-exit/')"
+	fprobe_event off
+	if [ -r /sys/bus/event_source/devices/fprobe/type ]; then
+		out=$(/repo/build/bench/fprobe_bench_pmu "$ms") || die "fprobe_bench_pmu failed"
+		echo "BENCH percall kernel=$kernel rep=$r ${out/case=external/case=pmu}"
+	fi
+done
+
+# 2. Scalability: the target's per-call cost with N functions in the fprobe,
+# and the time to register and unregister them. The other functions: every
+# k-th name of available_filter_functions that is unique, in the kernel
+# proper, and not the target.
+names=/tmp/bench-names
+grep -v '\[' "$tr/available_filter_functions" | sort | uniq -u |
+	grep -vx fprobe_bench_target >"$names"
+total=$(wc -l <"$names")
+echo "BENCH info kernel=$kernel traceable=$total"
+want scale &&
+for n in 1 1000 10000; do
+	[ "$n" -le "$total" ] || die "only $total traceable functions"
+	awk -v n=$((n - 1)) -v t="$total" 'n > 0 && (NR - 1) % int(t / n) == 0 && c < n { print; c++ }' \
+		"$names" >"$syms"
+	[ "$(cat "$syms")" -eq $((n - 1)) ] || die "syms holds $(cat "$syms") names, not $((n - 1))"
+	for r in $(seq "$reps"); do
+		out=$(run_case scale "$ms") || die "scale $n failed"
+		echo "BENCH scale kernel=$kernel rep=$r n=$n $out"
+	done
+done
+: >"$syms"
+want scale &&
+for r in $(seq "$reps"); do
+	out=$(run_case scale-all "$ms") || die "scale-all failed"
+	echo "BENCH scale kernel=$kernel rep=$r n=all $out"
+done
+rmmod fprobe_bench
+
+# 3. The tool (patched kernel): a syscall-heavy workload (dd reading
+# /dev/zero a byte at a time: one vfs_read per byte) alone, under perf
+# fprobe record, under perf record on fprobe events (entry and exit) and
+# under perf ftrace (function_graph on the same function), all on
+# vfs_read, at two sizes: the difference gives the cost per call without
+# the tools' start-up.
+if [ "$kernel" != patched ] || ! want tool; then
+	echo "BENCH done kernel=$kernel"
+	exit 0
+fi
+now() { echo "${EPOCHREALTIME/./}"; }	# microseconds
+tool_run() { # NAME COUNT CMD...: time one run, print it
+	local name=$1 count=$2 t0 t1
+	shift 2
+	t0=$(now)
+	"$@" >/dev/null 2>/tmp/tool.err || { tail -5 /tmp/tool.err; die "tool $name failed"; }
+	t1=$(now)
+	echo "BENCH tool kernel=$kernel rep=$r tool=$name calls=$count ns=$(((t1 - t0) * 1000))"
+}
+stats() { # FILE TYPE: the number of TYPE events in a perf.data
+	perf report -i "$1" --stats 2>/dev/null | awk -v t="$2" '$1 == t && $2 == "events:" { print $3; exit }'
+}
+echo "f:fpbench/vfs_read vfs_read" >>"$tr/dynamic_events"
+echo "f:fpbench/vfs_read_ret vfs_read%return" >>"$tr/dynamic_events"
+dd="dd if=/dev/zero of=/dev/null bs=1"
+for r in $(seq "$reps"); do
+	for count in 10000 50000; do
+		tool_run none $count $dd count=$count
+		tool_run perf-fprobe $count perf fprobe record -a vfs_read -o /tmp/fprobe.data -- \
+			$dd count=$count
+		echo "BENCH records kernel=$kernel rep=$r tool=perf-fprobe calls=$count" \
+			"samples=$(stats /tmp/fprobe.data SAMPLE) lost_events=$(stats /tmp/fprobe.data LOST)"
+		tool_run perf-record $count perf record -e fpbench:vfs_read -e fpbench:vfs_read_ret \
+			-o /tmp/record.data -- $dd count=$count
+		echo "BENCH records kernel=$kernel rep=$r tool=perf-record calls=$count" \
+			"samples=$(stats /tmp/record.data SAMPLE) lost_events=$(stats /tmp/record.data LOST)"
+		tool_run perf-ftrace $count perf ftrace -t function_graph -T vfs_read -- $dd count=$count
+	done
+done
+fprobe_events_remove
+# A larger recording: losses at the default buffer size, and the input of
+# the report speed measured on the host
+r=big count=200000
+tool_run perf-fprobe $count perf fprobe record -a vfs_read -o /tmp/fprobe.data -- $dd count=$count
+echo "BENCH records kernel=$kernel rep=$r tool=perf-fprobe calls=$count" \
+	"samples=$(stats /tmp/fprobe.data SAMPLE) lost_events=$(stats /tmp/fprobe.data LOST)"
+mkdir -p "$bench/tool"
+cp /tmp/fprobe.data "$bench/tool/fprobe.data"
+echo "BENCH done kernel=$kernel"

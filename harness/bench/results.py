@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""results.py JSON LOG...: the table of make bench, from the "BENCH section
+key=value..." lines of the guest runs (harness/bench/guest-bench.sh) and of
+the host's report timing (harness/bench/run). Prints the table and writes
+every figure, with its repetitions, to JSON. Exits 1 if a row is missing or
+a run's counts are wrong (a probe that missed calls is shown, not an error).
+"""
+import json
+import shlex
+import statistics
+import sys
+
+PERCALL = [
+    ("none", "no probe"),
+    ("ftrace", "ftrace_ops hook only"),
+    ("fprobe-entry", "fprobe, entry handler"),
+    ("fprobe-exit", "fprobe, entry+exit handlers"),
+    ("kprobe", "kprobe"),
+    ("kretprobe", "kretprobe"),
+    ("fprobe-event", "fprobe event (tracefs)"),
+    ("fprobe-event-exit", "fprobe event + %return"),
+    ("pmu", "fprobe PMU, a record per call"),
+]
+SCALE = ["1", "1000", "10000", "all"]
+TOOLS = [
+    ("none", "workload alone"),
+    ("perf-fprobe", "perf fprobe record -a vfs_read"),
+    ("perf-record", "perf record -e <fprobe events>"),
+    ("perf-ftrace", "perf ftrace -t function_graph"),
+]
+errors = []
+
+
+def parse(paths):
+    rows = []
+    for path in paths:
+        with open(path, errors="replace") as f:
+            for line in f:
+                if not line.startswith("BENCH "):
+                    continue
+                words = shlex.split(line.strip())
+                row = {"section": words[1]}
+                for w in words[2:]:
+                    k, _, v = w.partition("=")
+                    row[k] = v
+                rows.append(row)
+    return rows
+
+
+def spread(values):
+    """median, min, max and the list, of a list of numbers"""
+    return {"median": statistics.median(values), "min": min(values),
+            "max": max(values), "reps": values}
+
+
+def human(v, unit=""):
+    for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= div:
+            return f"{v / div:.3g}{suf}{unit}"
+    return f"{v:.3g}{unit}"
+
+
+def fmt(s, unit="", scale=1.0):
+    """median [min-max]"""
+    return (f"{human(s['median'] * scale, unit)} "
+            f"[{human(s['min'] * scale)}-{human(s['max'] * scale)}]")
+
+
+def fmt_ratio(s):
+    return f"{s['median']:.2f}x [{s['min']:.2f}-{s['max']:.2f}]"
+
+
+def select(rows, section, **kw):
+    return [r for r in rows if r["section"] == section and
+            all(r.get(k) == v for k, v in kw.items())]
+
+
+def rate(r):
+    return int(r["calls"]) * 1e9 / int(r["ns"])
+
+
+def per_rep(rows, key=rate):
+    return {r["rep"]: key(r) for r in rows}
+
+
+def ratio_reps(a, b):
+    """ratios of two {rep: value} maps, rep by rep"""
+    reps = sorted(set(a) & set(b))
+    return spread([a[r] / b[r] for r in reps]) if reps else None
+
+
+def check_counts(r, kernel):
+    calls, case = int(r["calls"]), r.get("case")
+    hits, missed = int(r.get("hits", 0)), int(r.get("missed", 0))
+    want = {"ftrace": calls, "fprobe-entry": calls, "kprobe": calls,
+            "kretprobe": calls, "fprobe-exit": 2 * calls}.get(case)
+    if want is not None and hits + missed < want:
+        errors.append(f"{kernel} {case} rep {r['rep']}: {hits} handler runs "
+                      f"and {missed} missed for {calls} calls")
+    if case == "pmu" and int(r["records"]) + int(r["lost"]) != calls:
+        errors.append(f"{kernel} pmu rep {r['rep']}: {r['records']} records "
+                      f"and {r['lost']} lost for {calls} calls")
+
+
+def main():
+    out, logs = sys.argv[1], sys.argv[2:]
+    rows = parse(logs)
+    for r in rows:
+        if r["section"] == "error":
+            errors.append(f"{r.get('kernel')}: {r.get('what')}")
+    res = {"info": [r for r in rows if r["section"] == "info"],
+           "percall": {}, "ratios": {}, "scale": {}, "tool": {},
+           "report": {}}
+    print("make bench: ratios measured side by side in one run; "
+          "median [min-max] over repetitions")
+    for i in res["info"]:
+        print("  " + " ".join(f"{k}={v}" for k, v in i.items()
+                              if k != "section"))
+
+    # 1. Per-call cost
+    print("\n1. Per-call cost of a probed noinline kernel function, called in "
+          "a loop (fprobe_bench.ko)")
+    hdr = f"{'case':<32}{'patched calls/s':>26}{'base calls/s':>26}{'patched/base':>22}"
+    print(hdr)
+    rates = {}
+    for case, desc in PERCALL:
+        line = f"{desc:<32}"
+        res["percall"][case] = {}
+        for k in ("patched", "base"):
+            sel = select(rows, "percall", kernel=k, case=case)
+            for r in sel:
+                check_counts(r, k)
+            rates[(k, case)] = per_rep(sel)
+            if sel:
+                s = spread([rate(r) for r in sel])
+                s["ns_per_call"] = spread([int(r["ns"]) / int(r["calls"]) for r in sel])
+                s["missed"] = sum(int(r.get("missed", 0)) for r in sel)
+                if case == "pmu":
+                    s["records"] = sum(int(r["records"]) for r in sel)
+                    s["lost"] = sum(int(r["lost"]) for r in sel)
+                res["percall"][case][k] = s
+                line += f"{fmt(s):>26}"
+            elif case == "pmu" and k == "base":
+                line += f"{'n/a (no PMU)':>26}"
+            else:
+                errors.append(f"no per-call result for {case} on {k}")
+                line += f"{'missing':>26}"
+        rt = ratio_reps(rates[("patched", case)], rates[("base", case)])
+        if rt:
+            res["ratios"][f"{case} patched/base"] = rt
+        line += f"{fmt_ratio(rt) if rt else '':>22}"
+        print(line)
+    print("\n   ratios of calls/s, repetition by repetition:")
+    for name, a, b in (
+            ("fprobe-exit / kretprobe (patched)", ("patched", "fprobe-exit"), ("patched", "kretprobe")),
+            ("fprobe-exit / kretprobe (base)", ("base", "fprobe-exit"), ("base", "kretprobe")),
+            ("fprobe-entry / kprobe (patched)", ("patched", "fprobe-entry"), ("patched", "kprobe")),
+            ("PMU / bare fprobe entry+exit (patched)", ("patched", "pmu"), ("patched", "fprobe-exit")),
+            ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit"))):
+        rt = ratio_reps(rates.get(a, {}), rates.get(b, {}))
+        if not rt:
+            errors.append(f"no ratio {name}")
+            continue
+        res["ratios"][name] = rt
+        print(f"   {name:<42}{fmt_ratio(rt):>22}")
+
+    # 2. Scalability
+    print("\n2. One fprobe (entry+exit) on the target and N-1 other functions: "
+          "the target's calls/s, register and unregister time")
+    print(f"{'N':<8}{'kernel':<9}{'calls/s':>26}{'register':>26}{'unregister':>26}{'missed':>8}")
+    for n in SCALE:
+        res["scale"][n] = {}
+        for k in ("patched", "base"):
+            sel = select(rows, "scale", kernel=k, n=n)
+            if not sel:
+                errors.append(f"no scale result for N={n} on {k}")
+                print(f"{n:<8}{k:<9}{'missing':>26}")
+                continue
+            s = {"calls_per_s": spread([rate(r) for r in sel]),
+                 "register_s": spread([int(r["reg_ns"]) / 1e9 for r in sel]),
+                 "unregister_s": spread([int(r["unreg_ns"]) / 1e9 for r in sel]),
+                 "missed": sum(int(r["missed"]) for r in sel),
+                 "functions": sel[0].get("nsyms") if n != "all" else "all"}
+            res["scale"][n][k] = s
+            print(f"{n:<8}{k:<9}{fmt(s['calls_per_s']):>26}{fmt(s['register_s'], 's'):>26}"
+                  f"{fmt(s['unregister_s'], 's'):>26}{s['missed']:>8}")
+        sp = {k: per_rep(select(rows, "scale", kernel=k, n=n)) for k in ("patched", "base")}
+        rt = ratio_reps(sp["patched"], sp["base"])
+        reg = {k: per_rep(select(rows, "scale", kernel=k, n=n), lambda r: int(r["reg_ns"]))
+               for k in ("patched", "base")}
+        rr = ratio_reps(reg["base"], reg["patched"])
+        if rt and rr:
+            res["ratios"][f"scale N={n} calls/s patched/base"] = rt
+            res["ratios"][f"scale N={n} register time base/patched"] = rr
+            print(f"{'':<8}{'ratio':<9}{fmt_ratio(rt):>26}{'base/patched ' + fmt_ratio(rr):>26}")
+
+    # 3. The tool
+    print("\n3. dd reading /dev/zero a byte at a time (a vfs_read per byte), "
+          "alone and under each tool, on vfs_read (patched kernel)")
+    print(f"{'tool':<34}{'50000 calls':>26}{'slowdown':>22}{'cost per call':>26}")
+    tool = {}
+    for t, desc in TOOLS:
+        big = per_rep(select(rows, "tool", tool=t, calls="50000"), lambda r: int(r["ns"]))
+        small = per_rep(select(rows, "tool", tool=t, calls="10000"), lambda r: int(r["ns"]))
+        if not big or not small:
+            errors.append(f"no tool result for {t}")
+            print(f"{desc:<34}{'missing':>26}")
+            continue
+        tool[t] = {"big": big, "per_call": {r: (big[r] - small[r]) / 40000 for r in big if r in small}}
+    for t, desc in TOOLS:
+        if t not in tool:
+            continue
+        s = {"wall_s_50000": spread([v / 1e9 for v in tool[t]["big"].values()]),
+             "ns_per_call": spread(list(tool[t]["per_call"].values()))}
+        line = f"{desc:<34}{fmt(s['wall_s_50000'], 's'):>26}"
+        if t != "none" and "none" in tool:
+            s["slowdown"] = ratio_reps(tool[t]["big"], tool["none"]["big"])
+            line += f"{fmt_ratio(s['slowdown']):>22}"
+        else:
+            line += f"{'1':>22}"
+        line += f"{fmt(s['ns_per_call'], 'ns'):>26}"
+        res["tool"][t] = s
+        print(line)
+    for a, b in (("perf-fprobe", "perf-record"), ("perf-fprobe", "perf-ftrace")):
+        if a in tool and b in tool and "none" in tool:
+            over = {k: {r: tool[k]["per_call"][r] - tool["none"]["per_call"][r]
+                        for r in tool[k]["per_call"]} for k in (a, b)}
+            rt = ratio_reps(over[a], over[b])
+            res["ratios"][f"tool {a}/{b} added cost per call"] = rt
+            print(f"   added cost per call, {a} / {b}: {fmt_ratio(rt)}")
+    for r in select(rows, "records"):
+        calls, samples = int(r["calls"]), int(r["samples"] or 0)
+        lost = int(r["lost_events"] or 0)
+        per = 2 if r["tool"] == "perf-record" else 1
+        res["tool"].setdefault("records", []).append(r)
+        if samples != calls * per and lost == 0:
+            errors.append(f"{r['tool']} rep {r['rep']}: {samples} samples for {calls} calls, none lost")
+    big = select(rows, "records", rep="big")
+    if big:
+        r = big[0]
+        print(f"   at the default buffer size, perf fprobe record of {r['calls']} calls: "
+              f"{r['samples']} records, {r['lost_events'] or 0} lost events")
+    else:
+        errors.append("no record count of the large recording")
+
+    # 4. The report
+    print("\n4. perf fprobe report vs perf script on the same perf.data (host)")
+    info = [r for r in rows if r["section"] == "info" and r.get("kernel") == "host"]
+    records = int(info[0]["records"]) if info else 0
+    times = {}
+    for t in ("fprobe-report", "script"):
+        sel = select(rows, "report", tool=t)
+        if not sel or not records:
+            errors.append(f"no report timing for {t}")
+            continue
+        times[t] = per_rep(sel, lambda r: int(r["ns"]))
+        s = {"seconds": spread([v / 1e9 for v in times[t].values()]),
+             "records_per_s": spread([records * 1e9 / v for v in times[t].values()])}
+        res["report"][t] = s
+        print(f"   perf {t.replace('-', ' '):<16} {records} records: "
+              f"{fmt(s['seconds'], 's')} min {human(s['seconds']['min'], 's')}, "
+              f"{fmt(s['records_per_s'], ' rec/s')}")
+    if len(times) == 2:
+        rt = ratio_reps(times["script"], times["fprobe-report"])
+        res["ratios"]["report records/s fprobe-report/script"] = rt
+        print(f"   records/s, perf fprobe report / perf script: {fmt_ratio(rt)}")
+
+    res["errors"] = errors
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1)
+    print(f"\nwrote {out}")
+    if errors:
+        print("bench: errors:\n  " + "\n  ".join(errors))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
