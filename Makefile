@@ -75,7 +75,8 @@ kunit: kernel initramfs
 fprobe-pmu-tests: tree
 	@harness/fprobe-pmu-tests-build $(BUILD)/fprobe-pmu
 
-check: kernel initramfs fprobe-pmu-tests
+# The base kernel too: perf fprobe's tests run on it (the tracefs path).
+check: kernel kernel-base initramfs fprobe-pmu-tests
 	@harness/check
 
 # The KUnit suites, the ftracetest cases and the fuzzers on the debug kernel,
