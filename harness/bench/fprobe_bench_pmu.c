@@ -7,9 +7,11 @@
  *
  * Opens one fprobe PMU event on fprobe_bench_target for this task (one
  * record per completed call, one argument, IP|TID|TIME|CPU|RAW) with a
- * 32 MiB ring buffer, runs the "external" case of fprobe_bench for MS
+ * 64 MiB ring buffer, runs the "external" case of fprobe_bench for MS
  * milliseconds, reads the ring buffer, and prints the module's result line
- * followed by "records=N lost=N". Exits 4 when the kernel has no fprobe PMU.
+ * followed by "records=N lost=N": the samples read, and the records the full
+ * buffer lost (PERF_FORMAT_LOST; with nobody reading during the run, perf
+ * writes no PERF_RECORD_LOST). Exits 4 when the kernel has no fprobe PMU.
  *
  * The buffer is read after the run, not during it: the guest's vCPUs share
  * one emulator thread, so a reader on the other vCPU would be timed too.
@@ -29,14 +31,14 @@
 #include <unistd.h>
 
 #define RUN_FILE	"/sys/kernel/debug/fprobe_bench/run"
-#define DATA_PAGES	8192	/* 32 MiB with 4 KiB pages */
+#define DATA_PAGES	16384	/* 64 MiB with 4 KiB pages */
 
 static struct perf_event_mmap_page *meta;
 static char *data;
 static size_t data_size;
 static uint64_t nsamples, nlost;
 
-/* Consume everything between data_tail and data_head */
+/* Count the samples between data_tail and data_head, and consume them */
 static void drain(void)
 {
 	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
@@ -54,16 +56,8 @@ static void drain(void)
 			memcpy(&h, data + off, n);
 			memcpy((char *)&h + n, data, sizeof(h) - n);
 		}
-		if (h.type == PERF_RECORD_SAMPLE) {
+		if (h.type == PERF_RECORD_SAMPLE)
 			nsamples++;
-		} else if (h.type == PERF_RECORD_LOST) {
-			uint64_t lost[2];	/* id, lost */
-			size_t o = (tail + sizeof(h)) % data_size;
-
-			for (size_t i = 0; i < sizeof(lost); i++)
-				((char *)lost)[i] = data[(o + i) % data_size];
-			nlost += lost[1];
-		}
 		if (!h.size)
 			break;
 		tail += h.size;
@@ -89,6 +83,7 @@ int main(int argc, char **argv)
 	static const char filter[] = "fprobe_bench_target";
 	struct perf_event_attr attr;
 	char cmd[64], result[512];
+	uint64_t counts[2];	/* value, lost */
 	int fd, run, type, ms;
 	ssize_t n;
 
@@ -109,6 +104,7 @@ int main(int argc, char **argv)
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			   PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	attr.read_format = PERF_FORMAT_LOST;
 	attr.disabled = 1;
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0) {
@@ -143,6 +139,11 @@ int main(int argc, char **argv)
 	}
 	result[n] = '\0';
 	drain();
+	if (read(fd, counts, sizeof(counts)) != sizeof(counts)) {
+		fprintf(stderr, "fprobe_bench_pmu: reading the event: %s\n", strerror(errno));
+		return 1;
+	}
+	nlost = counts[1];	/* all of them, PERF_RECORD_LOST or not */
 	printf("%.*s records=%llu lost=%llu\n", (int)strcspn(result, "\n"), result,
 	       (unsigned long long)nsamples, (unsigned long long)nlost);
 	return 0;

@@ -118,7 +118,7 @@ echo "f:fpbench/vfs_read vfs_read" >>"$tr/dynamic_events"
 echo "f:fpbench/vfs_read_ret vfs_read%return" >>"$tr/dynamic_events"
 dd="dd if=/dev/zero of=/dev/null bs=1"
 for r in $(seq "$reps"); do
-	for count in 10000 50000; do
+	for count in 20000 100000; do
 		tool_run none $count $dd count=$count
 		tool_run perf-fprobe $count perf fprobe record -a vfs_read -o /tmp/fprobe.data -- \
 			$dd count=$count

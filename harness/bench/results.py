@@ -54,6 +54,11 @@ def spread(values):
 
 
 def human(v, unit=""):
+    if unit == "ns":
+        for div, u in ((1e6, "ms"), (1e3, "us")):
+            if abs(v) >= div:
+                return f"{v / div:.3g}{u}"
+        return f"{v:.3g}ns"
     for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(v) >= div:
             return f"{v / div:.3g}{suf}{unit}"
@@ -62,8 +67,9 @@ def human(v, unit=""):
 
 def fmt(s, unit="", scale=1.0):
     """median [min-max]"""
+    u = unit if unit == "ns" else ""
     return (f"{human(s['median'] * scale, unit)} "
-            f"[{human(s['min'] * scale)}-{human(s['max'] * scale)}]")
+            f"[{human(s['min'] * scale, u)}-{human(s['max'] * scale, u)}]")
 
 
 def fmt_ratio(s):
@@ -196,23 +202,31 @@ def main():
 
     # 3. The tool
     print("\n3. dd reading /dev/zero a byte at a time (a vfs_read per byte), "
-          "alone and under each tool, on vfs_read (patched kernel)")
-    print(f"{'tool':<34}{'50000 calls':>26}{'slowdown':>22}{'cost per call':>26}")
+          "alone and under each tool, on vfs_read (patched kernel);\n"
+          "   cost per call: the difference of two workload sizes over the "
+          "difference of their calls")
+    sizes = sorted({int(r["calls"]) for r in select(rows, "tool") if r["rep"] != "big"})
+    if len(sizes) != 2:
+        errors.append(f"the tool runs have {len(sizes)} workload sizes, not 2")
+        sizes = [1, 1]
+    lo, hi = sizes
+    print(f"{'tool':<34}{f'{hi} calls':>26}{'slowdown':>22}{'cost per call':>26}")
     tool = {}
     for t, desc in TOOLS:
-        big = per_rep(select(rows, "tool", tool=t, calls="50000"), lambda r: int(r["ns"]))
-        small = per_rep(select(rows, "tool", tool=t, calls="10000"), lambda r: int(r["ns"]))
+        big = per_rep([r for r in select(rows, "tool", tool=t, calls=str(hi)) if r["rep"] != "big"],
+                      lambda r: int(r["ns"]))
+        small = per_rep(select(rows, "tool", tool=t, calls=str(lo)), lambda r: int(r["ns"]))
         if not big or not small:
             errors.append(f"no tool result for {t}")
             print(f"{desc:<34}{'missing':>26}")
             continue
-        tool[t] = {"big": big, "per_call": {r: (big[r] - small[r]) / 40000 for r in big if r in small}}
+        tool[t] = {"big": big, "per_call": {r: (big[r] - small[r]) / (hi - lo) for r in big if r in small}}
     for t, desc in TOOLS:
         if t not in tool:
             continue
-        s = {"wall_s_50000": spread([v / 1e9 for v in tool[t]["big"].values()]),
+        s = {"calls": hi, "wall_s": spread([v / 1e9 for v in tool[t]["big"].values()]),
              "ns_per_call": spread(list(tool[t]["per_call"].values()))}
-        line = f"{desc:<34}{fmt(s['wall_s_50000'], 's'):>26}"
+        line = f"{desc:<34}{fmt(s['wall_s'], 's'):>26}"
         if t != "none" and "none" in tool:
             s["slowdown"] = ratio_reps(tool[t]["big"], tool["none"]["big"])
             line += f"{fmt_ratio(s['slowdown']):>22}"
