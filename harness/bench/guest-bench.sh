@@ -112,8 +112,14 @@ tool_run() { # NAME COUNT CMD...: time one run, print it
 	echo "BENCH tool kernel=$kernel rep=$r tool=$name calls=$count ns=$(((t1 - t0) * 1000))"
 }
 stats() { # FILE TYPE: the number of TYPE events in a perf.data
-	perf report -i "$1" --stats 2>/dev/null | awk -v t="$2" '$1 == t && $2 == "events:" { print $3; exit }'
+	perf report -i "$1" --stats 2>/dev/null |
+		awk -v t="$2" '$1 == t && $2 == "events:" { print $3; f = 1; exit } END { if (!f) print 0 }'
 }
+# The records a recording lost: perf fprobe's own count (lost in the ring
+# buffer or missed by the fprobe, PERF_RECORD_LOST and _LOST_SAMPLES), and
+# for perf record the number of PERF_RECORD_LOST{,_SAMPLES} it holds
+fprobe_lost() { perf fprobe report -i "$1" 2>/dev/null | sed -n 's/^# lost records: //p'; }
+record_lost() { echo $(($(stats "$1" LOST) + $(stats "$1" LOST_SAMPLES))); }
 echo "f:fpbench/vfs_read vfs_read" >>"$tr/dynamic_events"
 echo "f:fpbench/vfs_read_ret vfs_read%return" >>"$tr/dynamic_events"
 dd="dd if=/dev/zero of=/dev/null bs=1"
@@ -123,11 +129,11 @@ for r in $(seq "$reps"); do
 		tool_run perf-fprobe $count perf fprobe record -a vfs_read -o /tmp/fprobe.data -- \
 			$dd count=$count
 		echo "BENCH records kernel=$kernel rep=$r tool=perf-fprobe calls=$count" \
-			"samples=$(stats /tmp/fprobe.data SAMPLE) lost_events=$(stats /tmp/fprobe.data LOST)"
+			"samples=$(stats /tmp/fprobe.data SAMPLE) lost=$(fprobe_lost /tmp/fprobe.data)"
 		tool_run perf-record $count perf record -e fpbench:vfs_read -e fpbench:vfs_read_ret \
 			-o /tmp/record.data -- $dd count=$count
 		echo "BENCH records kernel=$kernel rep=$r tool=perf-record calls=$count" \
-			"samples=$(stats /tmp/record.data SAMPLE) lost_events=$(stats /tmp/record.data LOST)"
+			"samples=$(stats /tmp/record.data SAMPLE) lost_events=$(record_lost /tmp/record.data)"
 		tool_run perf-ftrace $count perf ftrace -t function_graph -T vfs_read -- $dd count=$count
 	done
 done
@@ -137,7 +143,7 @@ fprobe_events_remove
 r=big count=200000
 tool_run perf-fprobe $count perf fprobe record -a vfs_read -o /tmp/fprobe.data -- $dd count=$count
 echo "BENCH records kernel=$kernel rep=$r tool=perf-fprobe calls=$count" \
-	"samples=$(stats /tmp/fprobe.data SAMPLE) lost_events=$(stats /tmp/fprobe.data LOST)"
+	"samples=$(stats /tmp/fprobe.data SAMPLE) lost=$(fprobe_lost /tmp/fprobe.data)"
 mkdir -p "$bench/tool"
 cp /tmp/fprobe.data "$bench/tool/fprobe.data"
 echo "BENCH done kernel=$kernel"
