@@ -15,14 +15,14 @@ run=/sys/kernel/debug/fprobe_bench/run
 syms=/sys/kernel/debug/fprobe_bench/syms
 tr=/sys/kernel/tracing
 
+# Called in the script itself, never in a $(...): it must end the run
 die() { echo "BENCH error kernel=$kernel what=\"$*\""; exit 1; }
 
 insmod "$ko" || die "insmod $ko failed"
 
-# one run of CASE; prints the module's result line
+# one run of CASE; prints the module's result line, fails if the case did
 run_case() { # CASE MS
-	echo "$1 $2" >"$run" || die "case $1 failed"
-	cat "$run"
+	echo "$1 $2" >"$run" && cat "$run"
 }
 
 fprobe_events_remove() {
@@ -50,13 +50,16 @@ echo "BENCH info kernel=$kernel release=$(uname -r) cpus=$(nproc) reps=$reps ms=
 want percall &&
 for r in $(seq "$reps"); do
 	for c in none ftrace fprobe-entry fprobe-exit kprobe kretprobe; do
-		echo "BENCH percall kernel=$kernel rep=$r $(run_case "$c" "$ms")"
+		out=$(run_case "$c" "$ms") || die "case $c failed"
+		echo "BENCH percall kernel=$kernel rep=$r $out"
 	done
 	fprobe_event on 'f:fpbench/target fprobe_bench_target'
-	echo "BENCH percall kernel=$kernel rep=$r $(run_case external "$ms" | sed 's/case=external/case=fprobe-event/')"
+	out=$(run_case external "$ms") || die "case fprobe-event failed"
+	echo "BENCH percall kernel=$kernel rep=$r ${out/case=external/case=fprobe-event}"
 	fprobe_event off
 	fprobe_event on 'f:fpbench/target fprobe_bench_target' 'f:fpbench/target_ret fprobe_bench_target%return'
-	echo "BENCH percall kernel=$kernel rep=$r $(run_case external "$ms" | sed 's/case=external/case=fprobe-event-exit/')"
+	out=$(run_case external "$ms") || die "case fprobe-event-exit failed"
+	echo "BENCH percall kernel=$kernel rep=$r ${out/case=external/case=fprobe-event-exit}"
 	fprobe_event off
 	if [ -r /sys/bus/event_source/devices/fprobe/type ]; then
 		out=$(/repo/build/bench/fprobe_bench_pmu "$ms") || die "fprobe_bench_pmu failed"

@@ -31,6 +31,16 @@ TOOLS = [
 errors = []
 
 
+# the keys each section's lines must carry
+REQUIRED = {
+    "percall": ("kernel", "rep", "case", "calls", "ns"),
+    "scale": ("kernel", "rep", "n", "calls", "ns", "reg_ns", "unreg_ns", "missed"),
+    "tool": ("kernel", "rep", "tool", "calls", "ns"),
+    "records": ("kernel", "rep", "tool", "calls", "samples"),
+    "report": ("rep", "tool", "ns"),
+}
+
+
 def parse(paths):
     rows = []
     for path in paths:
@@ -43,6 +53,11 @@ def parse(paths):
                 for w in words[2:]:
                     k, _, v = w.partition("=")
                     row[k] = v
+                missing = [k for k in REQUIRED.get(row["section"], ()) if k not in row]
+                if missing:
+                    errors.append(f"{path}: a {row['section']} line without "
+                                  f"{', '.join(missing)}: {line.strip()}")
+                    continue
                 rows.append(row)
     return rows
 
