@@ -35,9 +35,51 @@ events_left() {
 	grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events 2>/dev/null || true
 }
 
-# a process that reads 5 bytes from /dev/zero three times a second
-bash -c 'while :; do dd if=/dev/zero of=/dev/null bs=5 count=1 2>/dev/null; sleep 0.3; done' &
+# A process that reads /dev/zero without pause, one dd after the other,
+# the i-th dd reading SEQ_BASE + i bytes in one read: the reads a recording
+# caught are then a run of consecutive sizes, and a gap is a lost call.
+# It writes i to $tmpdir/seq after each read.
+SEQ_BASE=300000
+bash -c "i=0; while :; do i=\$((i + 1));
+	dd if=/dev/zero of=/dev/null bs=\$(($SEQ_BASE + i)) count=1 2>/dev/null;
+	echo \$i >$tmpdir/seq; done" &
 loop=$!
+
+# loop_seq: how many reads the loop has made so far
+loop_seq() {
+	local n
+
+	n=$(cat "$tmpdir/seq" 2>/dev/null) || true
+	echo "${n:-0}"
+}
+
+# check_reads WHAT FILE: the loop's reads in perf fprobe's --calls FILE are
+# each complete (the size asked is the size read), and consecutive; there
+# is at least one, the loop having read throughout the recording
+check_reads() {
+	local what=$1 file=$2 out
+
+	out=$(awk -v base=$SEQ_BASE '
+		match($0, /vfs_read\(.*count=[0-9]+\) = [0-9]+$/) {
+			call = substr($0, RSTART, RLENGTH)
+			sub(/.*count=/, "", call)
+			split(call, v, /\) = /)
+			if (v[1] + 0 <= base || v[1] + 0 > base + 10000000)
+				next
+			if (v[1] != v[2]) { bad++; next }
+			i = v[1] - base
+			if (!n || i < lo) lo = i
+			if (!n || i > hi) hi = i
+			n++
+		}
+		END { printf "%d %d %d %d\n", n, lo, hi, bad }' "$file")
+	read -r n lo hi bad <<<"$out"
+	echo "$what: $n reads of the loop, its reads $lo..$hi"
+	[ "$n" -ge 1 ] || fail "$what: none of the loop's reads recorded"
+	[ "$bad" -eq 0 ] || fail "$what: $bad of the loop's reads with a wrong count or retval"
+	[ "$n" -eq 0 ] || [ $((hi - lo + 1)) -eq "$n" ] ||
+		fail "$what: $n reads recorded for the run $lo..$hi: calls lost"
+}
 
 # check_path PATH: -p, -A --duration and Ctrl-C through PATH (pmu or tracefs)
 check_path() {
@@ -49,31 +91,35 @@ check_path() {
 	# -p: the reads of the loop's children, forked after perf attached
 	perf fprobe ${opt:+"$opt"} -p "$loop" --duration 4 -a 'vfs_read count' --calls \
 		>"$tmpdir/pid.out" 2>"$tmpdir/pid.err" || fail "perf fprobe -p exits with $?"
-	n=$(grep -c 'vfs_read(.*count=5) = 5$' "$tmpdir/pid.out" || true)
-	echo "$1 -p: $n reads of 5 bytes"
-	[ "$n" -ge 2 ] || fail "-p $loop --duration 4 saw $n reads of 5 bytes"
+	check_reads "$1 -p --duration 4" "$tmpdir/pid.out"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -p"
 
 	# -A --duration: system-wide, ends by itself with status 0
 	perf fprobe ${opt:+"$opt"} -A --duration 4 -a 'vfs_read count' --calls \
 		>"$tmpdir/all.out" 2>"$tmpdir/all.err" ||
 		fail "perf fprobe -A --duration exits with $?"
-	n=$(grep -c 'vfs_read(.*count=5) = 5$' "$tmpdir/all.out" || true)
-	echo "$1 -A --duration 4: $n reads of 5 bytes"
-	[ "$n" -ge 2 ] || fail "-A --duration 4 saw $n reads of 5 bytes"
+	check_reads "$1 -A --duration 4" "$tmpdir/all.out"
 	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/all.err" || fail "-A: no summary"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -A --duration"
 
-	# Ctrl-C ends the recording and the report is still printed
-	perf fprobe ${opt:+"$opt"} -A -a 'vfs_read count' --calls \
+	# Ctrl-C ends the recording and the report is still printed: sent once
+	# perf's events are in place (its output file has a header)
+	# and the loop has read 20 more times
+	perf fprobe ${opt:+"$opt"} -A -a 'vfs_read count' -o "$tmpdir/int.data" --calls \
 		>"$tmpdir/int.out" 2>"$tmpdir/int.err" &
 	pid=$!
-	sleep 8
+	while kill -0 $pid 2>/dev/null && [ ! -s "$tmpdir/int.data" ]; do
+		sleep 0.2
+	done
+	start=$(loop_seq)
+	while kill -0 $pid 2>/dev/null && [ "$(loop_seq)" -lt $((start + 20)) ]; do
+		sleep 0.2
+	done
 	kill -INT $pid
-	wait $pid || true
-	n=$(grep -c 'vfs_read(.*count=5) = 5$' "$tmpdir/int.out" || true)
-	echo "$1 Ctrl-C after 8s: $n reads of 5 bytes"
-	[ "$n" -ge 2 ] || fail "Ctrl-C: $n reads of 5 bytes reported"
+	s=0
+	wait $pid || s=$?
+	[ $s -eq 0 ] || fail "Ctrl-C: perf fprobe exits with $s: $(cat "$tmpdir/int.err")"
+	check_reads "$1 Ctrl-C" "$tmpdir/int.out"
 	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/int.err" || fail "Ctrl-C: no summary"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after Ctrl-C"
 }
