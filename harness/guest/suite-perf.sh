@@ -10,6 +10,10 @@ while read -r verdict name; do
 	n=$((n + 1))
 done < <(sed -n -E 's/^ *[0-9.]+: (.*[^ ]) *: (Ok|Skip|FAILED!).*$/\2 \1/p' /tmp/perf-test.out |
 	sed -e 's/^Ok /PASS /' -e 's/^Skip /SKIP /' -e 's/^FAILED! /FAIL /')
+# the verbose output of a failed test, indented (never read as a result)
+if grep -q 'FAILED!' /tmp/perf-test.out; then
+	sed 's/^/    /' /tmp/perf-test.out
+fi
 if [ $n -eq 0 ]; then
 	echo "SKIP perf test fprobe* (no such tests in this tree yet)"
 fi

@@ -378,6 +378,20 @@ static void fprobe_test_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[2].exits));
 }
 
+/*
+ * register_fprobe_syms() sorts the array it is given: pass it a
+ * copy (the tests' tables are in .rodata)
+ */
+static int register_syms_copy(struct fprobe *fp, const char * const *syms, int num)
+{
+	const char *copy[4];
+
+	if (num > ARRAY_SIZE(copy))
+		return -E2BIG;
+	memcpy(copy, syms, num * sizeof(*syms));
+	return register_fprobe_syms(fp, copy, num);
+}
+
 /* Globs, not-filters, several patterns, symbol lists and their errors */
 
 static void fprobe_test_filters(struct kunit *test)
@@ -415,7 +429,7 @@ static void fprobe_test_filters(struct kunit *test)
 	/* A symbol list */
 	tp_init(&tp, true, true, 0);
 	KUNIT_ASSERT_EQ(test, 0,
-			register_fprobe_syms(&tp.fp, (const char **)syms, ARRAY_SIZE(syms)));
+			register_syms_copy(&tp.fp, syms, ARRAY_SIZE(syms)));
 	target(1);
 	target2(1);
 	target_args(1, 2, 3, 4, 5, 6);
@@ -432,8 +446,7 @@ static void fprobe_test_filters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, register_fprobe(&tp.fp, " ,", NULL));
 	KUNIT_EXPECT_EQ(test, -EINVAL, register_fprobe(&tp.fp, NULL, NULL));
 	KUNIT_EXPECT_EQ(test, -ENOENT,
-			register_fprobe_syms(&tp.fp, (const char **)bad_syms,
-					     ARRAY_SIZE(bad_syms)));
+			register_syms_copy(&tp.fp, bad_syms, ARRAY_SIZE(bad_syms)));
 	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&tp.fp));
 	KUNIT_EXPECT_NE(test, 0, unregister_fprobe(&tp.fp));
 
@@ -453,29 +466,29 @@ static void fprobe_test_filters(struct kunit *test)
 
 static void fprobe_test_syms_unknown(struct kunit *test)
 {
-	const char *missing_first[] = {
+	static const char * const missing_first[] = {
 		"fprobe_kunit_no_such_function", "fprobe_kunit_target",
 	};
-	const char *missing_last[] = {
+	static const char * const missing_last[] = {
 		"fprobe_kunit_target", "fprobe_kunit_target_zzz_no_such",
 	};
-	const char *only_missing[] = { "fprobe_kunit_no_such_function" };
-	const char *known[] = { "fprobe_kunit_target" };
+	static const char * const only_missing[] = { "fprobe_kunit_no_such_function" };
+	static const char * const known[] = { "fprobe_kunit_target" };
 	struct test_probe tp;
 
 	tp_init(&tp, true, true, 0);
 	KUNIT_EXPECT_EQ(test, -ENOENT,
-			register_fprobe_syms(&tp.fp, missing_first, ARRAY_SIZE(missing_first)));
+			register_syms_copy(&tp.fp, missing_first, ARRAY_SIZE(missing_first)));
 	KUNIT_EXPECT_EQ(test, -ENOENT,
-			register_fprobe_syms(&tp.fp, missing_last, ARRAY_SIZE(missing_last)));
+			register_syms_copy(&tp.fp, missing_last, ARRAY_SIZE(missing_last)));
 	KUNIT_EXPECT_EQ(test, -ENOENT,
-			register_fprobe_syms(&tp.fp, only_missing, ARRAY_SIZE(only_missing)));
+			register_syms_copy(&tp.fp, only_missing, ARRAY_SIZE(only_missing)));
 	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&tp.fp));
 	target(1);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp.entries));
 
 	/* The same fprobe registers once every symbol exists */
-	KUNIT_ASSERT_EQ(test, 0, register_fprobe_syms(&tp.fp, known, ARRAY_SIZE(known)));
+	KUNIT_ASSERT_EQ(test, 0, register_syms_copy(&tp.fp, known, ARRAY_SIZE(known)));
 	target(1);
 	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tp.entries));
@@ -607,7 +620,7 @@ static void fprobe_test_nest(struct kunit *test)
 	tp.log = log;
 	tp.log_pos = &log_pos;
 	KUNIT_ASSERT_EQ(test, 0,
-			register_fprobe_syms(&tp.fp, (const char **)syms, ARRAY_SIZE(syms)));
+			register_syms_copy(&tp.fp, syms, ARRAY_SIZE(syms)));
 	ret = target_nest(10);
 	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
 

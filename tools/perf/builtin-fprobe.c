@@ -816,26 +816,44 @@ static int fprobe__add_events(struct perf_fprobe *fprobe)
 	return 0;
 }
 
-static void fprobe__remove_events(struct perf_fprobe *fprobe)
+/*
+ * Remove one fprobe event. With -p, the children the target forked while
+ * perf was recording hold inherited copies of the perf events until they
+ * exit, and the kernel refuses to remove an event in use (-EBUSY): wait
+ * for them, up to FPROBE_REMOVE_WAIT_MS.
+ */
+#define FPROBE_REMOVE_WAIT_MS	5000
+#define FPROBE_REMOVE_POLL_MS	20
+
+static void fprobe__remove_event(const char *event, const char *suffix)
 {
 	char cmd[128];
+	int err, waited = 0;
+
+	snprintf(cmd, sizeof(cmd), "-:%s/%s%s", FPROBE_GROUP, event, suffix);
+	while ((err = fprobe__write_dynevent(cmd, false)) == -EBUSY &&
+	       waited < FPROBE_REMOVE_WAIT_MS) {
+		usleep(FPROBE_REMOVE_POLL_MS * 1000);
+		waited += FPROBE_REMOVE_POLL_MS;
+	}
+	if (err < 0)
+		pr_warning("failed to remove the fprobe event %s/%s%s: %s\n",
+			   FPROBE_GROUP, event, suffix, strerror(-err));
+}
+
+static void fprobe__remove_events(struct perf_fprobe *fprobe)
+{
 	int i;
 
 	for (i = 0; i < fprobe->nr_funcs; i++) {
 		struct fprobe_target_func *f = &fprobe->funcs[i];
 
 		if (f->added_exit) {
-			snprintf(cmd, sizeof(cmd), "-:%s/%s__return", FPROBE_GROUP, f->event);
-			if (fprobe__write_dynevent(cmd, false) < 0)
-				pr_warning("failed to remove the fprobe event %s/%s__return\n",
-					   FPROBE_GROUP, f->event);
+			fprobe__remove_event(f->event, "__return");
 			f->added_exit = false;
 		}
 		if (f->added) {
-			snprintf(cmd, sizeof(cmd), "-:%s/%s", FPROBE_GROUP, f->event);
-			if (fprobe__write_dynevent(cmd, false) < 0)
-				pr_warning("failed to remove the fprobe event %s/%s\n",
-					   FPROBE_GROUP, f->event);
+			fprobe__remove_event(f->event, "");
 			f->added = false;
 		}
 	}
