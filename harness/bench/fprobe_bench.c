@@ -22,18 +22,24 @@
  *		"case=.. calls=.. ns=.. hits=.. missed=.. reg_ns=.. unreg_ns=.."
  *
  * ns is the guest's ktime: wall time, or with QEMU's -icount shift=0 (make
- * bench's default) the instructions the guest executed in the loop. A fixed
- * CALLS makes every run of a case execute the same code.
+ * bench's default) the instructions the guest executed in the loop, on
+ * either vCPU. A fixed CALLS makes every run of a case execute the same
+ * code. Between attaching the probe and the loop, the run waits for RCU
+ * callbacks and BENCH_SETTLE_MS for the work registration deferred (hash
+ * table resizing, frees): probed, that work would otherwise be counted in
+ * the loop, by a different amount each time.
  *
  * CASE: none ftrace fprobe-entry fprobe-exit kprobe kretprobe external
  *	 scale (the target and the syms list) scale-all (every function)
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -49,6 +55,7 @@
 #define BENCH_MAX_MS	10000
 #define BENCH_MAX_CALLS	1000000000ULL
 #define BENCH_MAX_SYMS	200000
+#define BENCH_SETTLE_MS	200
 
 static DEFINE_PER_CPU(unsigned long, bench_hits);
 static DEFINE_MUTEX(bench_lock);
@@ -228,6 +235,8 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 	if (ret)
 		return ret;
 
+	rcu_barrier();
+	msleep(BENCH_SETTLE_MS);
 	hits0 = bench_hits_sum();
 	deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 	t2 = ktime_get_ns();
