@@ -222,6 +222,16 @@ static unsigned long bench_detach(enum bench_case c)
 	}
 }
 
+/*
+ * Sleep until a timer tick: what follows starts at the same point of the
+ * tick period every time, so that waits ending on a tick (RCU grace
+ * periods) last the same guest time under icount.
+ */
+static void bench_tick_align(void)
+{
+	schedule_timeout_uninterruptible(1);
+}
+
 /* Run @c for @ms milliseconds, or until @ncalls calls if not 0 */
 static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 {
@@ -229,6 +239,7 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 	unsigned long hits0, hits, missed;
 	int i, sum = 0, ret;
 
+	bench_tick_align();
 	t0 = ktime_get_ns();
 	ret = bench_attach(c);
 	t1 = ktime_get_ns();
@@ -250,6 +261,7 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 	hits = bench_hits_sum() - hits0;
 
 	t0 = t1 - t0;
+	bench_tick_align();
 	t1 = ktime_get_ns();
 	missed = bench_detach(c);
 	t1 = ktime_get_ns() - t1;
