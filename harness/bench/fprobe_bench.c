@@ -27,7 +27,7 @@
  * code. Between attaching the probe and the loop, the run waits for RCU
  * callbacks and BENCH_SETTLE_MS for the work registration deferred (hash
  * table resizing, frees): probed, that work would otherwise be counted in
- * the loop, by a different amount each time.
+ * the loop, by a different amount each time. The loop stays on one CPU.
  *
  * CASE: none ftrace fprobe-entry fprobe-exit kprobe kretprobe external
  *	 scale (the target and the syms list) scale-all (every function)
@@ -247,7 +247,9 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 		return ret;
 
 	rcu_barrier();
+	kvfree_rcu_barrier();
 	msleep(BENCH_SETTLE_MS);
+	migrate_disable();
 	hits0 = bench_hits_sum();
 	deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 	t2 = ktime_get_ns();
@@ -259,6 +261,7 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 		t3 = ktime_get_ns();
 	} while (t3 < deadline && (!ncalls || calls < ncalls));
 	hits = bench_hits_sum() - hits0;
+	migrate_enable();
 
 	t0 = t1 - t0;
 	bench_tick_align();
