@@ -2,12 +2,13 @@
 /*
  * fprobe_bench: the per-call cost of function probes, for make bench.
  *
- * A noinline target is called in a tight loop, for a given time, with one
- * kind of probe on it: none, an ftrace_ops, an fprobe (entry, entry+exit),
- * a kprobe, a kretprobe, or whatever userspace attached ("external": an
- * fprobe event in tracefs, an fprobe PMU event). The scale cases register
- * one entry+exit fprobe on the target and on a list of other functions (or
- * on every traceable function) and time the registration too.
+ * A noinline target is called in a tight loop, for a given time or a given
+ * number of calls, with one kind of probe on it: none, an ftrace_ops, an
+ * fprobe (entry, entry+exit), a kprobe, a kretprobe, or whatever userspace
+ * attached ("external": an fprobe event in tracefs, an fprobe PMU event).
+ * The scale cases register one entry+exit fprobe on the target and on a
+ * list of other functions (or on every traceable function) and time the
+ * registration too.
  *
  * Built out of tree against the patched and the base kernel alike (the
  * fprobe handlers take ftrace_regs on one and pt_regs on the other).
@@ -15,17 +16,30 @@
  * /sys/kernel/debug/fprobe_bench/
  *   syms	write: function names, one per line, for "scale" (appends;
  *		opening with O_TRUNC empties the list); read: the count
- *   run	write "CASE MS": run CASE for MS milliseconds; read the result
+ *   run	write "CASE MS [CALLS]": run CASE for MS milliseconds, or with
+ *		CALLS (rounded up to a whole chunk of 1000 calls) until it
+ *		made CALLS calls, MS still bounding the run; read the result
  *		"case=.. calls=.. ns=.. hits=.. missed=.. reg_ns=.. unreg_ns=.."
+ *
+ * ns is the guest's ktime: wall time, or with QEMU's -icount shift=0 (make
+ * bench's default) the instructions the guest executed in the loop, on
+ * either vCPU. A fixed CALLS makes every run of a case execute the same
+ * code. Between attaching the probe and the loop, the run waits for RCU
+ * callbacks and BENCH_SETTLE_MS for the work registration deferred (hash
+ * table resizing, frees): probed, that work would otherwise be counted in
+ * the loop, by a different amount each time. The loop stays on one CPU.
+ *
  * CASE: none ftrace fprobe-entry fprobe-exit kprobe kretprobe external
  *	 scale (the target and the syms list) scale-all (every function)
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -39,7 +53,9 @@
 
 #define BENCH_CHUNK	1000
 #define BENCH_MAX_MS	10000
+#define BENCH_MAX_CALLS	1000000000ULL
 #define BENCH_MAX_SYMS	200000
+#define BENCH_SETTLE_MS	200
 
 static DEFINE_PER_CPU(unsigned long, bench_hits);
 static DEFINE_MUTEX(bench_lock);
@@ -206,18 +222,34 @@ static unsigned long bench_detach(enum bench_case c)
 	}
 }
 
-static int bench_run(enum bench_case c, unsigned int ms)
+/*
+ * Sleep until a timer tick: what follows starts at the same point of the
+ * tick period every time, so that waits ending on a tick (RCU grace
+ * periods) last the same guest time under icount.
+ */
+static void bench_tick_align(void)
+{
+	schedule_timeout_uninterruptible(1);
+}
+
+/* Run @c for @ms milliseconds, or until @ncalls calls if not 0 */
+static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 {
 	u64 t0, t1, t2, t3, deadline, calls = 0;
 	unsigned long hits0, hits, missed;
 	int i, sum = 0, ret;
 
+	bench_tick_align();
 	t0 = ktime_get_ns();
 	ret = bench_attach(c);
 	t1 = ktime_get_ns();
 	if (ret)
 		return ret;
 
+	rcu_barrier();
+	kvfree_rcu_barrier();
+	msleep(BENCH_SETTLE_MS);
+	migrate_disable();
 	hits0 = bench_hits_sum();
 	deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 	t2 = ktime_get_ns();
@@ -227,10 +259,12 @@ static int bench_run(enum bench_case c, unsigned int ms)
 		calls += BENCH_CHUNK;
 		cond_resched();
 		t3 = ktime_get_ns();
-	} while (t3 < deadline);
+	} while (t3 < deadline && (!ncalls || calls < ncalls));
 	hits = bench_hits_sum() - hits0;
+	migrate_enable();
 
 	t0 = t1 - t0;
+	bench_tick_align();
 	t1 = ktime_get_ns();
 	missed = bench_detach(c);
 	t1 = ktime_get_ns() - t1;
@@ -248,22 +282,24 @@ static ssize_t run_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
 	char buf[64], name[24];
+	unsigned long long ncalls = 0;
 	unsigned int ms;
-	int c, ret;
+	int c, n, ret;
 
 	if (count >= sizeof(buf))
 		return -E2BIG;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (sscanf(buf, "%23s %u", name, &ms) != 2 || !ms || ms > BENCH_MAX_MS)
+	n = sscanf(buf, "%23s %u %llu", name, &ms, &ncalls);
+	if (n < 2 || !ms || ms > BENCH_MAX_MS || ncalls > BENCH_MAX_CALLS)
 		return -EINVAL;
 	c = match_string(bench_case_names, ARRAY_SIZE(bench_case_names), name);
 	if (c < 0)
 		return c;
 	mutex_lock(&bench_lock);
 	bench_result[0] = '\0';
-	ret = bench_run(c, ms);
+	ret = bench_run(c, ms, ncalls);
 	mutex_unlock(&bench_lock);
 	return ret ? ret : count;
 }

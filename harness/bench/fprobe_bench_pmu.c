@@ -3,12 +3,12 @@
  * fprobe_bench_pmu: the fprobe PMU's one-record-per-call path under
  * fprobe_bench (harness/bench/fprobe_bench.c), for make bench.
  *
- *   fprobe_bench_pmu MS
+ *   fprobe_bench_pmu MS [CALLS]
  *
  * Opens one fprobe PMU event on fprobe_bench_target for this task (one
  * record per completed call, one argument, IP|TID|TIME|CPU|RAW) with a
  * 64 MiB ring buffer, runs the "external" case of fprobe_bench for MS
- * milliseconds, reads the ring buffer, and prints the module's result line
+ * milliseconds (or CALLS calls, see fprobe_bench.c), reads the ring buffer, and prints the module's result line
  * followed by "records=N lost=N": the samples read, and the records the full
  * buffer lost (PERF_FORMAT_LOST; with nobody reading during the run, perf
  * writes no PERF_RECORD_LOST). Exits 4 when the kernel has no fprobe PMU.
@@ -84,11 +84,18 @@ int main(int argc, char **argv)
 	struct perf_event_attr attr;
 	char cmd[64], result[512];
 	uint64_t counts[2];	/* value, lost */
+	unsigned long long ncalls = 0;
 	int fd, run, type, ms;
+	char *end;
 	ssize_t n;
 
-	if (argc != 2 || (ms = atoi(argv[1])) <= 0) {
-		fprintf(stderr, "usage: fprobe_bench_pmu MS\n");
+	if (argc == 3) {
+		ncalls = strtoull(argv[2], &end, 10);
+		if (*end || !*argv[2])
+			argc = 0;
+	}
+	if (argc < 2 || argc > 3 || (ms = atoi(argv[1])) <= 0) {
+		fprintf(stderr, "usage: fprobe_bench_pmu MS [CALLS]\n");
 		return 2;
 	}
 	type = pmu_type();
@@ -124,7 +131,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fprobe_bench_pmu: %s: %s\n", RUN_FILE, strerror(errno));
 		return 1;
 	}
-	snprintf(cmd, sizeof(cmd), "external %d\n", ms);
+	snprintf(cmd, sizeof(cmd), "external %d %llu\n", ms, ncalls);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	n = write(run, cmd, strlen(cmd));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);

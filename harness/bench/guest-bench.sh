@@ -1,12 +1,17 @@
 #!/bin/bash
 # The guest half of make bench (harness/bench/run), on one kernel:
-#   guest-bench.sh KERNEL(patched|base) REPS MS [SECTION...]
+#   guest-bench.sh KERNEL(patched|base) REPS MS CALLS [SECTION...]
 # SECTION: percall scale tool (default: all three)
+# Each per-call and scale run lasts MS milliseconds, or with CALLS > 0 makes
+# CALLS calls (MS then only bounds it: a run that reaches MS first fails).
+# The clock is VMRUN_CLOCK (harness/vm-run): "icount" when guest time
+# counts instructions, "wall" otherwise; every line carries it.
 # Prints one "BENCH section key=value..." line per measurement; the host
 # turns them into the table and build/bench/results.json.
 set -eu
-kernel=$1 reps=$2 ms=$3
-shift 3
+kernel=$1 reps=$2 ms=$3 calls=$4
+shift 4
+clock=${VMRUN_CLOCK:-wall}
 sections=" ${*:-percall scale tool} "
 want() { [[ "$sections" == *" $1 "* ]]; }
 bench=/repo/build/bench
@@ -19,10 +24,19 @@ tr=/sys/kernel/tracing
 die() { echo "BENCH error kernel=$kernel what=\"$*\""; exit 1; }
 
 insmod "$ko" || die "insmod $ko failed"
+# vmstat_update runs on each CPU every vm.stat_interval (1 s): under
+# icount, where both vCPUs' instructions count, it landed in one loop of
+# 20 now and then and added up to 1.3% to it. Once an hour instead.
+echo 3600 >/proc/sys/vm/stat_interval || die "cannot set vm.stat_interval"
 
 # one run of CASE; prints the module's result line, fails if the case did
-run_case() { # CASE MS
-	echo "$1 $2" >"$run" && cat "$run"
+run_case() { # CASE
+	echo "$1 $ms $calls" >"$run" && cat "$run"
+}
+
+# true if a result line (the module's) made fewer calls than asked for
+short() { # LINE
+	[ "$calls" -gt 0 ] && [[ "$1" =~ calls=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -lt "$calls" ]
 }
 
 fprobe_events_remove() {
@@ -44,26 +58,33 @@ fprobe_event() { # on|off SPEC...
 	fi
 }
 
-echo "BENCH info kernel=$kernel release=$(uname -r) cpus=$(nproc) reps=$reps ms=$ms"
+echo "BENCH info kernel=$kernel release=$(uname -r) cpus=$(nproc) reps=$reps ms=$ms calls=$calls clock=$clock"
 
 # 1. The per-call cost, the cases interleaved within each repetition
+percall() { # CASE RESULT-LINE: print it as the result of CASE
+	echo "BENCH percall kernel=$kernel clock=$clock rep=$r case=$1 ${2#case=* }"
+}
 want percall &&
 for r in $(seq "$reps"); do
 	for c in none ftrace fprobe-entry fprobe-exit kprobe kretprobe; do
-		out=$(run_case "$c" "$ms") || die "case $c failed"
-		echo "BENCH percall kernel=$kernel rep=$r $out"
+		out=$(run_case "$c") || die "case $c failed"
+		short "$out" && die "case $c reached ${ms} ms before $calls calls: $out"
+		percall "$c" "$out"
 	done
 	fprobe_event on 'f:fpbench/target fprobe_bench_target'
-	out=$(run_case external "$ms") || die "case fprobe-event failed"
-	echo "BENCH percall kernel=$kernel rep=$r ${out/case=external/case=fprobe-event}"
+	out=$(run_case external) || die "case fprobe-event failed"
+	short "$out" && die "case fprobe-event reached ${ms} ms before $calls calls: $out"
+	percall fprobe-event "$out"
 	fprobe_event off
 	fprobe_event on 'f:fpbench/target fprobe_bench_target' 'f:fpbench/target_ret fprobe_bench_target%return'
-	out=$(run_case external "$ms") || die "case fprobe-event-exit failed"
-	echo "BENCH percall kernel=$kernel rep=$r ${out/case=external/case=fprobe-event-exit}"
+	out=$(run_case external) || die "case fprobe-event-exit failed"
+	short "$out" && die "case fprobe-event-exit reached ${ms} ms before $calls calls: $out"
+	percall fprobe-event-exit "$out"
 	fprobe_event off
 	if [ -r /sys/bus/event_source/devices/fprobe/type ]; then
-		out=$(/repo/build/bench/fprobe_bench_pmu "$ms") || die "fprobe_bench_pmu failed"
-		echo "BENCH percall kernel=$kernel rep=$r ${out/case=external/case=pmu}"
+		out=$(/repo/build/bench/fprobe_bench_pmu "$ms" "$calls") || die "fprobe_bench_pmu failed"
+		short "$out" && die "case pmu reached ${ms} ms before $calls calls: $out"
+		percall pmu "$out"
 	fi
 done
 
@@ -83,15 +104,17 @@ for n in 1 1000 10000; do
 		"$names" >"$syms"
 	[ "$(cat "$syms")" -eq $((n - 1)) ] || die "syms holds $(cat "$syms") names, not $((n - 1))"
 	for r in $(seq "$reps"); do
-		out=$(run_case scale "$ms") || die "scale $n failed"
-		echo "BENCH scale kernel=$kernel rep=$r n=$n $out"
+		out=$(run_case scale) || die "scale $n failed"
+		short "$out" && die "scale $n reached ${ms} ms before $calls calls: $out"
+		echo "BENCH scale kernel=$kernel clock=$clock rep=$r n=$n $out"
 	done
 done
 : >"$syms"
 want scale &&
 for r in $(seq "$reps"); do
-	out=$(run_case scale-all "$ms") || die "scale-all failed"
-	echo "BENCH scale kernel=$kernel rep=$r n=all $out"
+	out=$(run_case scale-all) || die "scale-all failed"
+	short "$out" && die "scale-all reached ${ms} ms before $calls calls: $out"
+	echo "BENCH scale kernel=$kernel clock=$clock rep=$r n=all $out"
 done
 rmmod fprobe_bench
 
@@ -112,7 +135,7 @@ tool_run() { # NAME COUNT CMD...: time one run, print it
 	t0=$(now)
 	"$@" >/dev/null 2>/tmp/tool.err || { tail -5 /tmp/tool.err; die "tool $name failed"; }
 	t1=$(now)
-	echo "BENCH tool kernel=$kernel rep=$r tool=$name calls=$count ns=$(((t1 - t0) * 1000))"
+	echo "BENCH tool kernel=$kernel clock=$clock rep=$r tool=$name calls=$count ns=$(((t1 - t0) * 1000))"
 }
 stats() { # FILE TYPE: the number of TYPE events in a perf.data
 	perf report -i "$1" --stats 2>/dev/null |

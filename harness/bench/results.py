@@ -2,8 +2,16 @@
 """results.py JSON LOG...: the table of make bench, from the "BENCH section
 key=value..." lines of the guest runs (harness/bench/guest-bench.sh) and of
 the host's report timing (harness/bench/run). Prints the table and writes
-every figure, with its repetitions, to JSON. Exits 1 if a row is missing or
-a run's counts are wrong (a probe that missed calls is shown, not an error).
+every figure, with its repetitions, to JSON. Exits 1 if a row is missing,
+a section mixes clocks or a run's counts are wrong (a probe that missed
+calls is shown, not an error).
+
+Each guest line says its clock. On the wall clock (clock=wall) a figure is
+a rate or a time, shown as median [min-max] over the repetitions. Under
+QEMU -icount (clock=icount) guest nanoseconds are guest instructions, and a
+per-call figure is the instructions a probe adds to a call of the target
+over the bare loop (case none), shown as mean +-spread, the spread being
+(max - min) / mean over the repetitions.
 """
 import json
 import shlex
@@ -22,6 +30,9 @@ PERCALL = [
     ("pmu", "fprobe PMU, a record per call"),
 ]
 SCALE = ["1", "1000", "10000", "all"]
+KERNELS = ("patched", "base")
+# figures whose spread over the repetitions is above this are named
+SPREAD_NOTE = 0.01
 TOOLS = [
     ("none", "workload alone"),
     ("perf-fprobe", "perf fprobe record -a vfs_read"),
@@ -42,6 +53,8 @@ REQUIRED = {
 
 
 def parse(paths):
+    """the BENCH lines of the logs, as dicts; a guest line with no clock
+    (an older log) was on the wall clock"""
     rows = []
     for path in paths:
         with open(path, errors="replace") as f:
@@ -58,8 +71,48 @@ def parse(paths):
                     errors.append(f"{path}: a {row['section']} line without "
                                   f"{', '.join(missing)}: {line.strip()}")
                     continue
+                if row["section"] in ("percall", "scale", "tool"):
+                    row.setdefault("clock", "wall")
                 rows.append(row)
     return rows
+
+
+def section_clock(rows, section):
+    """the one clock of a section's lines (wall if it has none)"""
+    clocks = sorted({r["clock"] for r in rows if r["section"] == section})
+    if len(clocks) > 1:
+        errors.append(f"the {section} lines mix clocks: {', '.join(clocks)}")
+    return clocks[0] if clocks else "wall"
+
+
+def mean_spread(values):
+    """mean, min, max, spread ((max - min) / mean) and relative standard
+    deviation of a list of numbers, with the list"""
+    m = statistics.fmean(values)
+    lo, hi = min(values), max(values)
+    rsd = statistics.stdev(values) / abs(m) if len(values) > 1 and m else 0.0
+    return {"mean": m, "min": lo, "max": hi,
+            "spread": (hi - lo) / abs(m) if m else (0.0 if hi == lo else float("inf")),
+            "rsd": rsd, "reps": values}
+
+
+def fmt_insn(s):
+    """mean +-spread% of a mean_spread()"""
+    m = s["mean"]
+    num = f"{m:.1f}" if abs(m) < 1000 else f"{m:.0f}"
+    return f"{num} \u00b1{s['spread'] * 100:.2f}%"
+
+
+def fmt_mean_ratio(a, b):
+    return f"{a['mean'] / b['mean']:.2f}x" if b["mean"] else "n/a"
+
+
+wide = []
+
+
+def note_spread(name, s):
+    if s["spread"] > SPREAD_NOTE:
+        wide.append(f"{name}: {s['spread'] * 100:.2f}%")
 
 
 def spread(values):
@@ -123,22 +176,8 @@ def check_counts(r, kernel):
                       f"and {r['lost']} lost for {calls} calls")
 
 
-def main():
-    out, logs = sys.argv[1], sys.argv[2:]
-    rows = parse(logs)
-    for r in rows:
-        if r["section"] == "error":
-            errors.append(f"{r.get('kernel')}: {r.get('what')}")
-    res = {"info": [r for r in rows if r["section"] == "info"],
-           "percall": {}, "ratios": {}, "scale": {}, "tool": {},
-           "report": {}}
-    print("make bench: ratios measured side by side in one run; "
-          "median [min-max] over repetitions")
-    for i in res["info"]:
-        print("  " + " ".join(f"{k}={v}" for k, v in i.items()
-                              if k != "section"))
-
-    # 1. Per-call cost
+def percall_wall(rows, res):
+    """section 1 on the wall clock: calls/s"""
     print("\n1. Per-call cost of a probed noinline kernel function, called in "
           "a loop (fprobe_bench.ko);\n   normalized: patched/base of each "
           "kernel's calls/s over its own no-probe calls/s")
@@ -196,7 +235,9 @@ def main():
         res["ratios"][name] = rt
         print(f"   {name:<42}{fmt_ratio(rt):>22}")
 
-    # 2. Scalability
+
+def scale_wall(rows, res):
+    """section 2 on the wall clock: calls/s, register and unregister time"""
     print("\n2. One fprobe (entry+exit) on the target and N-1 other functions: "
           "the target's calls/s, register and unregister time")
     print(f"{'N':<8}{'kernel':<9}{'calls/s':>26}{'register':>26}{'unregister':>26}{'missed':>8}")
@@ -225,6 +266,153 @@ def main():
             res["ratios"][f"scale N={n} calls/s patched/base"] = rt
             res["ratios"][f"scale N={n} register time base/patched"] = rr
             print(f"{'':<8}{'ratio':<9}{fmt_ratio(rt):>26}{'base/patched ' + fmt_ratio(rr):>26}")
+
+
+def insn_per_call(r):
+    """guest instructions per call of a run under icount"""
+    return int(r["ns"]) / int(r["calls"])
+
+
+def percall_icount(rows, res):
+    """section 1 under icount: the instructions each probe adds to a call"""
+    print("\n1. Per-call cost of a probed noinline kernel function, called in "
+          "a loop (fprobe_bench.ko), in guest\n   instructions (QEMU -icount): "
+          "instructions/call added over the bare loop, mean \u00b1spread\n"
+          "   ((max-min)/mean) over the repetitions; patched/base of the means")
+    print(f"{'case (instructions/call added)':<34}{'patched':>20}{'base':>20}"
+          f"{'patched/base':>14}")
+    bare, added = {}, {}
+    for case, desc in PERCALL:
+        res["percall"][case] = {}
+        line = f"{desc if case != 'none' else 'bare loop (instructions/call)':<34}"
+        for k in KERNELS:
+            sel = select(rows, "percall", kernel=k, case=case)
+            for r in sel:
+                check_counts(r, k)
+            if not sel:
+                if case == "pmu" and k == "base":
+                    line += f"{'n/a (no PMU)':>20}"
+                else:
+                    errors.append(f"no per-call result for {case} on {k}")
+                    line += f"{'missing':>20}"
+                continue
+            ipc = per_rep(sel, insn_per_call)
+            if case == "none":
+                bare[k] = ipc
+            # each run less the bare loop of the same repetition
+            add = [v - bare[k][r] for r, v in ipc.items() if r in bare.get(k, {})]
+            if len(add) != len(ipc):
+                errors.append(f"{case} on {k}: repetitions without a bare loop")
+            s = {"instructions_per_call": mean_spread(list(ipc.values())),
+                 "added_per_call": mean_spread(add) if add else None,
+                 "calls": int(sel[0]["calls"]),
+                 "missed": sum(int(r.get("missed", 0)) for r in sel)}
+            if case == "pmu":
+                s["records"] = sum(int(r["records"]) for r in sel)
+                s["lost"] = sum(int(r["lost"]) for r in sel)
+            res["percall"][case][k] = s
+            shown = s["instructions_per_call"] if case == "none" else s["added_per_call"]
+            added[(k, case)] = shown
+            note_spread(f"{case} on {k}", shown)
+            line += f"{fmt_insn(shown):>20}"
+        a, b = added.get(("patched", case)), added.get(("base", case))
+        if a and b:
+            res["ratios"][f"{case} patched/base"] = {"ratio": a["mean"] / b["mean"]}
+            line += f"{fmt_mean_ratio(a, b):>14}"
+        print(line)
+    print("\n   instructions/call added, A / B:")
+    for name, a, b in (
+            ("fprobe-exit / kretprobe (patched)", ("patched", "fprobe-exit"), ("patched", "kretprobe")),
+            ("fprobe-exit / kretprobe (base)", ("base", "fprobe-exit"), ("base", "kretprobe")),
+            ("fprobe-entry / kprobe (patched)", ("patched", "fprobe-entry"), ("patched", "kprobe")),
+            ("PMU / bare fprobe entry+exit (patched)", ("patched", "pmu"), ("patched", "fprobe-exit")),
+            ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit"))):
+        if a not in added or b not in added:
+            errors.append(f"no ratio {name}")
+            continue
+        res["ratios"][name] = {"ratio": added[a]["mean"] / added[b]["mean"]}
+        print(f"   {name:<42}{fmt_mean_ratio(added[a], added[b]):>14}")
+    return bare
+
+
+def scale_icount(rows, res, bare):
+    """section 2 under icount: the instructions added to a call of the
+    target, and the guest time of register and unregister"""
+    print("\n2. One fprobe (entry+exit) on the target and N-1 other functions, "
+          "under QEMU -icount: instructions/call\n   added to the target over "
+          "the bare loop; register and unregister in millions of guest ns\n"
+          "   (= instructions executed; idle waits, such as for an RCU grace "
+          "period, jump to the next timer);\n   mean \u00b1spread; ratio: "
+          "patched/base of the means")
+    print(f"{'N':<8}{'kernel':<9}{'instructions/call added':>26}{'register (M)':>20}"
+          f"{'unregister (M)':>20}{'missed':>9}")
+    for n in SCALE:
+        res["scale"][n] = {}
+        for k in KERNELS:
+            sel = select(rows, "scale", kernel=k, n=n)
+            if not sel:
+                errors.append(f"no scale result for N={n} on {k}")
+                print(f"{n:<8}{k:<9}{'missing':>26}")
+                continue
+            if not bare.get(k):
+                errors.append(f"scale N={n} on {k}: no bare loop to subtract")
+                continue
+            none = statistics.fmean(bare[k].values())
+            s = {"added_per_call": mean_spread([insn_per_call(r) - none for r in sel]),
+                 "register_mns": mean_spread([int(r["reg_ns"]) / 1e6 for r in sel]),
+                 "unregister_mns": mean_spread([int(r["unreg_ns"]) / 1e6 for r in sel]),
+                 "calls": int(sel[0]["calls"]),
+                 "missed": sum(int(r["missed"]) for r in sel),
+                 "functions": sel[0].get("nsyms") if n != "all" else "all"}
+            res["scale"][n][k] = s
+            for f in ("added_per_call", "register_mns", "unregister_mns"):
+                note_spread(f"scale N={n} {f} on {k}", s[f])
+            print(f"{n:<8}{k:<9}{fmt_insn(s['added_per_call']):>26}"
+                  f"{fmt_insn(s['register_mns']):>20}{fmt_insn(s['unregister_mns']):>20}"
+                  f"{s['missed']:>9}")
+        p, b = res["scale"][n].get("patched"), res["scale"][n].get("base")
+        if p and b:
+            line = f"{'':<8}{'ratio':<9}"
+            for f, w in (("added_per_call", 26), ("register_mns", 20), ("unregister_mns", 20)):
+                res["ratios"][f"scale N={n} {f} patched/base"] = {
+                    "ratio": p[f]["mean"] / b[f]["mean"]}
+                line += f"{fmt_mean_ratio(p[f], b[f]):>{w}}"
+            print(line)
+
+def main():
+    out, logs = sys.argv[1], sys.argv[2:]
+    rows = parse(logs)
+    for r in rows:
+        if r["section"] == "error":
+            errors.append(f"{r.get('kernel')}: {r.get('what')}")
+    clock = {sec: section_clock(rows, sec) for sec in ("percall", "scale", "tool")}
+    clock["report"] = "wall"
+    res = {"clock": clock, "info": [r for r in rows if r["section"] == "info"],
+           "percall": {}, "ratios": {}, "scale": {}, "tool": {},
+           "report": {}}
+    print("make bench: patched and base kernel side by side, in one run")
+    for sec, desc in (("percall", "1-2"), ("tool", "3")):
+        if clock[sec] == "icount":
+            print(f"  sections {desc}: guest instructions (QEMU -icount), "
+                  "mean \u00b1spread, spread = (max-min)/mean over the repetitions")
+        else:
+            print(f"  section{'s' if '-' in desc else ''} {desc}: wall clock, "
+                  "median [min-max] over the repetitions")
+    print("  section 4: wall clock on the host, median [min-max] over the repetitions")
+    for i in res["info"]:
+        print("  " + " ".join(f"{k}={v}" for k, v in i.items()
+                              if k != "section"))
+
+    if clock["percall"] == "icount":
+        bare = percall_icount(rows, res)
+    else:
+        percall_wall(rows, res)
+    if clock["scale"] == "icount":
+        scale_icount(rows, res, bare if clock["percall"] == "icount" else {})
+    else:
+        scale_wall(rows, res)
+    if wide:
+        print("\n   spread above {:.0f}%: {}".format(SPREAD_NOTE * 100, "; ".join(wide)))
 
     # 3. The tool
     print("\n3. dd reading /dev/zero a byte at a time (a vfs_read per byte), "

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # harness/vm-run keeps its contract: CMD's output and exit status, 2 CPUs,
-# 124 on timeout, clear errors for bad arguments.
+# --icount boots, 124 on timeout, clear errors for bad arguments.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$TOP/harness/vm-run
@@ -18,6 +18,10 @@ s=0
 "$vm" -- 'exit 42' || s=$?
 [ $s -eq 42 ] || fail "'exit 42' exited $s"
 echo "ok: exit statuses 1 and 42 come back"
+
+out=$("$vm" --icount -- 'echo $VMRUN_CLOCK') || fail "--icount: 'echo \$VMRUN_CLOCK' failed"
+[ "$out" = icount ] || fail "--icount: the guest's VMRUN_CLOCK is '$out', not 'icount'"
+echo "ok: --icount boots and runs CMD, which sees VMRUN_CLOCK=icount"
 
 s=0
 "$vm" --timeout 20 -- sleep 600 2>/dev/null || s=$?
