@@ -42,6 +42,15 @@ TOOLS = [
 errors = []
 
 
+# The per-call ratios printed under the table: name, (kernel, case) A, B
+RATIO_PAIRS = (
+    ("fprobe-exit / kretprobe (patched)", ("patched", "fprobe-exit"), ("patched", "kretprobe")),
+    ("fprobe-exit / kretprobe (base)", ("base", "fprobe-exit"), ("base", "kretprobe")),
+    ("fprobe-entry / kprobe (patched)", ("patched", "fprobe-entry"), ("patched", "kprobe")),
+    ("PMU / bare fprobe entry+exit (patched)", ("patched", "pmu"), ("patched", "fprobe-exit")),
+    ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit")),
+)
+
 # the keys each section's lines must carry
 REQUIRED = {
     "percall": ("kernel", "rep", "case", "calls", "ns"),
@@ -222,12 +231,7 @@ def percall_wall(rows, res):
         line += f"{fmt_ratio(nt) if nt else '':>22}"
         print(line)
     print("\n   ratios of calls/s, repetition by repetition:")
-    for name, a, b in (
-            ("fprobe-exit / kretprobe (patched)", ("patched", "fprobe-exit"), ("patched", "kretprobe")),
-            ("fprobe-exit / kretprobe (base)", ("base", "fprobe-exit"), ("base", "kretprobe")),
-            ("fprobe-entry / kprobe (patched)", ("patched", "fprobe-entry"), ("patched", "kprobe")),
-            ("PMU / bare fprobe entry+exit (patched)", ("patched", "pmu"), ("patched", "fprobe-exit")),
-            ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit"))):
+    for name, a, b in RATIO_PAIRS:
         rt = ratio_reps(rates.get(a, {}), rates.get(b, {}))
         if not rt:
             errors.append(f"no ratio {name}")
@@ -321,12 +325,7 @@ def percall_icount(rows, res):
             line += f"{fmt_mean_ratio(a, b):>14}"
         print(line)
     print("\n   instructions/call added, A / B:")
-    for name, a, b in (
-            ("fprobe-exit / kretprobe (patched)", ("patched", "fprobe-exit"), ("patched", "kretprobe")),
-            ("fprobe-exit / kretprobe (base)", ("base", "fprobe-exit"), ("base", "kretprobe")),
-            ("fprobe-entry / kprobe (patched)", ("patched", "fprobe-entry"), ("patched", "kprobe")),
-            ("PMU / bare fprobe entry+exit (patched)", ("patched", "pmu"), ("patched", "fprobe-exit")),
-            ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit"))):
+    for name, a, b in RATIO_PAIRS:
         if a not in added or b not in added:
             errors.append(f"no ratio {name}")
             continue
