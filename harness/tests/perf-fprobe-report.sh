@@ -16,7 +16,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-"$perf" test list 2>/dev/null | grep -qE '^ *[0-9]+: fprobe report$' ||
+# the list taken whole first: grep -q quitting early would kill perf with
+# SIGPIPE, and pipefail would take that for a missing suite
+list=$("$perf" test list 2>&1) || fail "perf test list failed: $list"
+grep -qE '^ *[0-9]+: fprobe report$' <<<"$list" ||
 	fail "perf test has no 'fprobe report' suite"
 s=0
 PERF_FPROBE_REPORT_OUTPUT=$out "$perf" test -v 'fprobe report' >"$out/log" 2>&1 || s=$?

@@ -79,7 +79,8 @@ check_reads() {
 	echo "$what: $n reads of the loop, its reads $lo..$hi"
 	[ "$n" -ge 1 ] || fail "$what: none of the loop's reads recorded"
 	[ "$bad" -eq 0 ] || fail "$what: $bad of the loop's reads with a wrong count or retval"
-	[ "$n" -eq 0 ] || [ $((hi - lo + 1)) -eq "$n" ] || gap "$what: $n reads recorded for the run $lo..$hi: calls lost"
+	[ "$n" -eq 0 ] || [ $((hi - lo + 1)) -eq "$n" ] ||
+		gap "$what: $n reads recorded for the run $lo..$hi: calls lost"
 }
 
 # A gap on the fprobe PMU path is a known bug: now and then one call of a
