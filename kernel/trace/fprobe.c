@@ -608,10 +608,13 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 /*
  * The ftrace_ops callback: run the entry handlers of the fprobes on @ip which
- * have no exit handler. The others are run by fprobe_entry().
+ * have no exit handler. The others are run by fprobe_entry(). Flattened, so
+ * that the address lookup, a good part of the cost of an entry-only fprobe,
+ * is inlined whole.
  */
-static void fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *ops, struct ftrace_regs *fregs)
+static __flatten void
+fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct fprobe_hlist_node *node;
 	struct rhlist_head *head, *pos;
@@ -643,6 +646,8 @@ static void fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	rcu_lock_release(&rcu_lock_map);
 	ftrace_test_recursion_unlock(bit);
 }
+
+/* Called from any function entry: never kprobe it. */
 NOKPROBE_SYMBOL(fprobe_ftrace_entry);
 
 static struct ftrace_ops fprobe_ftrace_ops = {
