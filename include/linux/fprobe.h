@@ -3,6 +3,7 @@
 #ifndef _LINUX_FPROBE_H
 #define _LINUX_FPROBE_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/ftrace.h>
 #include <linux/rcupdate.h>
@@ -57,7 +58,10 @@ struct fprobe_hlist {
  *		  of the function graph tracer, which needs no pre-allocation.
  *		  This is kept only for source compatibility.
  * @entry_handler: The callback function for function entry.
- * @exit_handler: The callback function for function exit.
+ * @exit_handler: The callback function for function exit. Whether it is set
+ *		  decides how the fprobe is served (an fprobe without one does
+ *		  not use the function graph tracer), so it must not be set
+ *		  or cleared while the fprobe is registered.
  * @hlist_array: The fprobe_hlist for fprobe search from IP hash table.
  */
 struct fprobe {
@@ -98,6 +102,14 @@ static inline bool fprobe_shared_with_kprobes(struct fprobe *fp)
 {
 	return (fp) ? fp->flags & FPROBE_FL_KPROBE_SHARED : false;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT) && defined(CONFIG_FPROBE)
+/* fprobe_traced_by() bits: which shared ops of fprobe trace an address */
+#define FPROBE_TRACED_BY_FGRAPH		BIT(0)
+#define FPROBE_TRACED_BY_FTRACE		BIT(1)
+
+unsigned int fprobe_traced_by(unsigned long addr);
+#endif
 
 #ifdef CONFIG_FPROBE
 int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter);

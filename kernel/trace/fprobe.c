@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) "fprobe: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/bits.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
@@ -22,12 +23,38 @@
 #include "trace.h"
 
 /*
- * All fprobes share one fgraph_ops (fprobe_graph_ops). Its ftrace filter is
- * the union of the addresses probed by all registered fprobes, and it is
- * registered to the function graph tracer only while that union is not
- * empty (an empty filter would trace every function).
+ * All fprobes share two ftrace users, each picked by whether an fprobe has an
+ * exit handler:
  *
- * Two tables find the fprobes from the function graph callbacks:
+ *  fprobe with an exit handler --> fprobe_graph_ops (fgraph_ops)
+ *                                  fprobe_entry() at the entry, and
+ *                                  fprobe_return() at the return
+ *  fprobe with no exit handler --> fprobe_ftrace_ops (ftrace_ops)
+ *                                  fprobe_ftrace_entry() at the entry only
+ *
+ * So an entry-only fprobe costs one ftrace callback and nothing of the
+ * function graph tracer: no shadow stack frame, no return hook. (Where the
+ * architecture has no DYNAMIC_FTRACE_WITH_ARGS, there is no
+ * fprobe_ftrace_ops and every fprobe is served by fprobe_graph_ops.)
+ *
+ * The ftrace filter of each ops is the union of the addresses probed by the
+ * fprobes it serves, and each ops is registered only while its filter is not
+ * empty (an empty filter would trace every function). An address probed by
+ * both kinds of fprobes is in both filters, and leaves one of them only when
+ * the last fprobe of that kind stops probing it. With fp1 (entry and exit
+ * handlers) on a and b, fp2 (entry handler only) on a, and fp3 (entry
+ * handler only) on c:
+ *
+ *  address | fprobes  | filter of fprobe_graph_ops | of fprobe_ftrace_ops
+ *  --------+----------+----------------------------+---------------------
+ *  a       | fp1, fp2 | a                          | a
+ *  b       | fp1      | b                          |
+ *  c       | fp3      |                            | c
+ *
+ * Unregistering fp2 takes a out of the filter of fprobe_ftrace_ops only;
+ * unregistering fp1 instead takes a and b out of that of fprobe_graph_ops.
+ *
+ * Two tables find the fprobes from the callbacks of both ops:
  *
  *  fprobe_ip_table (rhltable, key: probed address)
  *  +-----------+     +------------------------+     +------------------------+
@@ -44,11 +71,12 @@
  *  +-----------+     +------------------------+
  *
  * Each fprobe owns one fprobe_hlist holding one fprobe_hlist_node per probed
- * address. The entry callback (fprobe_entry()) looks up the nodes of the
- * traced address in fprobe_ip_table. The return callback (fprobe_return())
- * checks in fprobe_table that an fprobe saved at entry is still registered,
- * since it may have been unregistered (and freed) while the traced function
- * was running.
+ * address. The entry callbacks (fprobe_entry() and fprobe_ftrace_entry())
+ * look up the nodes of the traced address in fprobe_ip_table, and each runs
+ * only the fprobes of its own kind there. The return callback
+ * (fprobe_return()) checks in fprobe_table that an fprobe saved at entry is
+ * still registered, since it may have been unregistered (and freed) while
+ * the traced function was running.
  *
  * On function entry, fprobe_entry() reserves ONE block on the task's shadow
  * stack (fgraph_reserve_data()) for all fprobes on that address which have
@@ -186,7 +214,27 @@ static DEFINE_MUTEX(fprobe_mutex);
 static struct hlist_head fprobe_table[FPROBE_TABLE_SIZE];
 static struct rhltable fprobe_ip_table;
 /* The number of distinct addresses in the filter of fprobe_graph_ops */
-static int fprobe_nr_addrs;
+static int fprobe_graph_nr_addrs;
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+/* The number of distinct addresses in the filter of fprobe_ftrace_ops */
+static int fprobe_ftrace_nr_addrs;
+
+/*
+ * Is @fp served by fprobe_ftrace_ops (true) or by fprobe_graph_ops (false)?
+ * Only the fprobes with an exit handler need the function graph tracer.
+ */
+static __always_inline bool fprobe_is_ftrace(struct fprobe *fp)
+{
+	return !fp->exit_handler;
+}
+#else
+/* Without ftrace_regs in ftrace_ops callbacks, fprobe_graph_ops serves all */
+static __always_inline bool fprobe_is_ftrace(struct fprobe *fp)
+{
+	return false;
+}
+#endif
 
 /* Hash the probed address (the key of fprobe_ip_table) */
 static u32 fprobe_node_hashfn(const void *data, u32 len, u32 seed)
@@ -245,15 +293,28 @@ static struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
 	return rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
 }
 
-/* Check whether any fprobe still probes @addr */
-static bool fprobe_ip_in_use(unsigned long addr)
+/*
+ * Check whether any fprobe served by fprobe_ftrace_ops (@ftrace true) or by
+ * fprobe_graph_ops (@ftrace false) still probes @addr
+ */
+static bool fprobe_ip_in_use(unsigned long addr, bool ftrace)
 {
-	bool used;
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *head, *pos;
+	bool used = false;
+	struct fprobe *fp;
 
 	lockdep_assert_held(&fprobe_mutex);
 
 	rcu_read_lock();
-	used = !!fprobe_ip_lookup(addr);
+	head = fprobe_ip_lookup(addr);
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		fp = node->fp;
+		if (fp && fprobe_is_ftrace(fp) == ftrace) {
+			used = true;
+			break;
+		}
+	}
 	rcu_read_unlock();
 	return used;
 }
@@ -304,8 +365,12 @@ fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
 	return ret;
 }
 
-/* Count a miss on every enabled fprobe on @head */
-static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head)
+/*
+ * Count a miss on every enabled fprobe on @head which is served by
+ * fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops (@ftrace false)
+ */
+static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
+						bool ftrace)
 {
 	struct fprobe_hlist_node *node;
 	struct rhlist_head *pos;
@@ -313,7 +378,7 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head)
 
 	rhl_for_each_entry_rcu(node, pos, head, hlist) {
 		fp = READ_ONCE(node->fp);
-		if (fp && !fprobe_disabled(fp))
+		if (fp && fprobe_is_ftrace(fp) == ftrace && !fprobe_disabled(fp))
 			fp->nmissed++;
 	}
 }
@@ -371,7 +436,7 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	bit = ftrace_test_recursion_trylock(func, ret_ip);
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
-		fprobe_count_missed(fprobe_ip_lookup(func));
+		fprobe_count_missed(fprobe_ip_lookup(func), false);
 		fprobe_rcu_read_unlock();
 		return 0;
 	}
@@ -392,7 +457,8 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 
 	rhl_for_each_entry_rcu(node, pos, head, hlist) {
 		fp = READ_ONCE(node->fp);
-		if (!fp || fprobe_disabled(fp))
+		/* fprobe_ftrace_entry() runs the entry-only ones. */
+		if (!fp || fprobe_is_ftrace(fp) || fprobe_disabled(fp))
 			continue;
 
 		data = NULL;
@@ -505,14 +571,14 @@ static int fprobe_graph_add_ips(unsigned long *addrs, int num)
 	if (ret)
 		return ret;
 
-	if (!fprobe_nr_addrs) {
+	if (!fprobe_graph_nr_addrs) {
 		ret = register_ftrace_graph(&fprobe_graph_ops);
 		if (ret) {
 			ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0);
 			return ret;
 		}
 	}
-	fprobe_nr_addrs += num;
+	fprobe_graph_nr_addrs += num;
 	return 0;
 }
 
@@ -528,16 +594,192 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 	if (!num)
 		return;
 
-	if (WARN_ON_ONCE(num > fprobe_nr_addrs))
-		num = fprobe_nr_addrs;
+	if (WARN_ON_ONCE(num > fprobe_graph_nr_addrs))
+		num = fprobe_graph_nr_addrs;
 
-	fprobe_nr_addrs -= num;
-	if (!fprobe_nr_addrs)
+	fprobe_graph_nr_addrs -= num;
+	if (!fprobe_graph_nr_addrs)
 		unregister_ftrace_graph(&fprobe_graph_ops);
 
 	if (ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+/*
+ * The ftrace_ops callback: run the entry handlers of the fprobes on @ip which
+ * have no exit handler. The others are run by fprobe_entry(). Flattened, so
+ * that the address lookup, a good part of the cost of an entry-only fprobe,
+ * is inlined whole.
+ */
+static __flatten void
+fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *head, *pos;
+	struct fprobe *fp;
+	int bit;
+
+	/*
+	 * fprobe_ftrace_ops has no FTRACE_OPS_FL_RECURSION, so that ftrace
+	 * calls this directly: the recursion is caught here, and counted.
+	 */
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		fprobe_rcu_read_lock();
+		fprobe_count_missed(fprobe_ip_lookup(ip), true);
+		fprobe_rcu_read_unlock();
+		return;
+	}
+
+	/* The recursion lock disabled preemption: that is the RCU read lock. */
+	rcu_lock_acquire(&rcu_lock_map);
+	head = fprobe_ip_lookup(ip);
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		fp = READ_ONCE(node->fp);
+		if (!fp || !fprobe_is_ftrace(fp) || fprobe_disabled(fp))
+			continue;
+		/* No exit handler to cancel: the return value does not matter. */
+		fprobe_call_entry_handler(fp, ip, parent_ip, fregs, NULL);
+	}
+	rcu_lock_release(&rcu_lock_map);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* Called from any function entry: never kprobe it. */
+NOKPROBE_SYMBOL(fprobe_ftrace_entry);
+
+static struct ftrace_ops fprobe_ftrace_ops = {
+	.func	= fprobe_ftrace_entry,
+	.flags	= FTRACE_OPS_FL_SAVE_ARGS,
+};
+
+/*
+ * Add the new addresses @addrs to the filter of fprobe_ftrace_ops, and
+ * register it if this is the first address.
+ */
+static int fprobe_ftrace_add_ips(unsigned long *addrs, int num)
+{
+	int ret;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!num)
+		return 0;
+
+	ret = ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 0, 0);
+	if (ret)
+		return ret;
+
+	if (!fprobe_ftrace_nr_addrs) {
+		ret = register_ftrace_function(&fprobe_ftrace_ops);
+		if (ret) {
+			ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0);
+			return ret;
+		}
+	}
+	fprobe_ftrace_nr_addrs += num;
+	return 0;
+}
+
+/*
+ * Remove the addresses @addrs, which no entry-only fprobe uses any more, from
+ * the filter of fprobe_ftrace_ops. If no address is left, unregister it
+ * first, because an empty filter means tracing all functions.
+ */
+static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
+{
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!num)
+		return;
+
+	if (WARN_ON_ONCE(num > fprobe_ftrace_nr_addrs))
+		num = fprobe_ftrace_nr_addrs;
+
+	fprobe_ftrace_nr_addrs -= num;
+	if (!fprobe_ftrace_nr_addrs)
+		unregister_ftrace_function(&fprobe_ftrace_ops);
+
+	if (ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0))
+		pr_warn("Failed to remove addresses from the ftrace filter\n");
+}
+#else
+/* Never called: fprobe_is_ftrace() is false for every fprobe. */
+static int fprobe_ftrace_add_ips(unsigned long *addrs, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
+{
+}
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_ARGS */
+
+/*
+ * Add @addrs, which no fprobe of its kind probed yet, to the filter of the
+ * ops serving fprobes with an exit handler (@ftrace false) or without one
+ * (@ftrace true).
+ */
+static int fprobe_add_ips(bool ftrace, unsigned long *addrs, int num)
+{
+	if (ftrace)
+		return fprobe_ftrace_add_ips(addrs, num);
+	return fprobe_graph_add_ips(addrs, num);
+}
+
+/*
+ * Remove @addrs, which no fprobe of its kind probes any more, from the filter
+ * of the ops serving fprobes with an exit handler (@ftrace false) or without
+ * one (@ftrace true).
+ */
+static void fprobe_remove_ips(bool ftrace, unsigned long *addrs, int num)
+{
+	if (ftrace)
+		fprobe_ftrace_remove_ips(addrs, num);
+	else
+		fprobe_graph_remove_ips(addrs, num);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Check that @ops is registered and traces @addr */
+static bool fprobe_ops_traces(struct ftrace_ops *ops, unsigned long addr)
+{
+	struct ftrace_hash *hash = ops->func_hash->filter_hash;
+
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return false;
+	/* An empty filter traces every function. */
+	return ftrace_hash_empty(hash) || ftrace_lookup_ip(hash, addr);
+}
+
+/**
+ * fprobe_traced_by() - Tell which of the shared ops trace an address.
+ * @addr: The ftrace location of a function.
+ *
+ * For the KUnit tests, which check that the filters follow the fprobes.
+ *
+ * Return: FPROBE_TRACED_BY_FGRAPH if fprobe_graph_ops is registered and
+ * traces @addr, ORed with FPROBE_TRACED_BY_FTRACE if fprobe_ftrace_ops is
+ * registered and traces @addr.
+ */
+unsigned int fprobe_traced_by(unsigned long addr)
+{
+	unsigned int ret = 0;
+
+	guard(mutex)(&fprobe_mutex);
+
+	if (fprobe_ops_traces(&fprobe_graph_ops.ops, addr))
+		ret |= FPROBE_TRACED_BY_FGRAPH;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+	if (fprobe_ops_traces(&fprobe_ftrace_ops, addr))
+		ret |= FPROBE_TRACED_BY_FTRACE;
+#endif
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(fprobe_traced_by);
+#endif /* CONFIG_KUNIT */
 
 /* Add @fp to fprobe_table */
 static void add_fprobe_hash(struct fprobe *fp)
@@ -560,29 +802,35 @@ static void del_fprobe_hash(struct fprobe *fp)
 }
 
 /*
- * Remove @node from fprobe_ip_table. Return true if no other fprobe probes
- * its address, i.e. the address has to be removed from the filter.
+ * Remove @node from fprobe_ip_table. Return true if no other fprobe of the
+ * same kind (with or without an exit handler) probes its address, i.e. the
+ * address has to be removed from the filter of the ops serving that kind.
+ * The fprobes of the other kind do not keep it there: they are served by
+ * the other ops.
  */
 static bool delete_fprobe_node(struct fprobe_hlist_node *node)
 {
+	struct fprobe *fp = node->fp;
+
 	lockdep_assert_held(&fprobe_mutex);
 
 	/* This node has already been removed by the module unloading. */
-	if (!node->fp)
+	if (!fp)
 		return false;
 
 	WRITE_ONCE(node->fp, NULL);
 	rhltable_remove(&fprobe_ip_table, &node->hlist, fprobe_rht_params);
-	return !fprobe_ip_in_use(node->addr);
+	return !fprobe_ip_in_use(node->addr, fprobe_is_ftrace(fp));
 }
 
 /*
- * Remove the nodes of @fph from fprobe_ip_table, and the addresses nobody
- * probes any more from the filter. @addrs is a buffer for all the addresses
- * of @fph to remove them at once, or NULL to remove them one by one.
+ * Remove the nodes of @fph from fprobe_ip_table, and the addresses no fprobe
+ * of its kind probes any more from the filter. @addrs is a buffer for all the
+ * addresses of @fph to remove them at once, or NULL to remove them one by one.
  */
 static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
 {
+	bool ftrace = fprobe_is_ftrace(fph->fp);
 	int i, count = 0;
 
 	for (i = 0; i < fph->size; i++) {
@@ -591,29 +839,31 @@ static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
 		if (addrs)
 			addrs[count++] = fph->array[i].addr;
 		else
-			fprobe_graph_remove_ips(&fph->array[i].addr, 1);
+			fprobe_remove_ips(ftrace, &fph->array[i].addr, 1);
 	}
-	fprobe_graph_remove_ips(addrs, count);
+	fprobe_remove_ips(ftrace, addrs, count);
 }
 
 /*
  * Insert the nodes of @fp in fprobe_ip_table and add the new addresses to
- * the filter. @addrs must have room for all the addresses of @fp.
+ * the filter of the ops serving @fp. @addrs must have room for all the
+ * addresses of @fp.
  */
 static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 {
 	struct fprobe_hlist *fph = fp->hlist_array;
+	bool ftrace = fprobe_is_ftrace(fp);
 	int i, j, count = 0, ret;
 
 	lockdep_assert_held(&fprobe_mutex);
 
-	/* Collect the addresses that are not probed yet. */
+	/* Collect the addresses that no fprobe of the kind of @fp probes yet. */
 	for (i = 0; i < fph->size; i++) {
-		if (!fprobe_ip_in_use(fph->array[i].addr))
+		if (!fprobe_ip_in_use(fph->array[i].addr, ftrace))
 			addrs[count++] = fph->array[i].addr;
 	}
 
-	ret = fprobe_graph_add_ips(addrs, count);
+	ret = fprobe_add_ips(ftrace, addrs, count);
 	if (ret)
 		return ret;
 
@@ -634,19 +884,24 @@ out_remove_nodes:
 	/* Remove the addresses added above, which nobody uses now. */
 	count = 0;
 	for (j = 0; j < fph->size; j++) {
-		if (!fprobe_ip_in_use(fph->array[j].addr))
+		if (!fprobe_ip_in_use(fph->array[j].addr, ftrace))
 			addrs[count++] = fph->array[j].addr;
 	}
-	fprobe_graph_remove_ips(addrs, count);
+	fprobe_remove_ips(ftrace, addrs, count);
 	return ret;
 }
 
 #ifdef CONFIG_MODULES
-/* Remove the nodes of @fph which are in @mod, and save their addresses. */
+/*
+ * Remove the nodes of @fph which are in @mod, and save the addresses that no
+ * fprobe of the kind of @fph->fp probes any more in @addrs, up to @max of
+ * them. Return how many were saved.
+ */
 static int fprobe_remove_module_nodes(struct fprobe_hlist *fph,
 				      struct module *mod,
 				      unsigned long *addrs, int max)
 {
+	bool ftrace = fprobe_is_ftrace(fph->fp);
 	struct fprobe_hlist_node *node;
 	int i, count = 0;
 
@@ -660,36 +915,35 @@ static int fprobe_remove_module_nodes(struct fprobe_hlist *fph,
 			addrs[count++] = node->addr;
 		} else {
 			/* Out of memory: remove it one by one. */
-			fprobe_graph_remove_ips(&node->addr, 1);
+			fprobe_remove_ips(ftrace, &node->addr, 1);
 		}
 	}
 	return count;
 }
 
-/* Handle module unloading: remove the module's addresses from all fprobes. */
-static int fprobe_module_callback(struct notifier_block *nb,
-				  unsigned long val, void *data)
+/*
+ * Remove the addresses in @mod from the fprobes served by fprobe_ftrace_ops
+ * (@ftrace true) or by fprobe_graph_ops (@ftrace false), and from the filter
+ * of that ops.
+ */
+static void fprobe_remove_module_ips(struct module *mod, bool ftrace)
 {
-	struct module *mod = data;
 	struct fprobe_hlist *fph;
 	unsigned long *addrs;
 	int i, j, max, count;
 
-	if (val != MODULE_STATE_GOING)
-		return NOTIFY_DONE;
-
-	guard(mutex)(&fprobe_mutex);
-
 	max = 0;
 	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
 		hlist_for_each_entry(fph, &fprobe_table[i], hlist) {
+			if (fprobe_is_ftrace(fph->fp) != ftrace)
+				continue;
 			for (j = 0; j < fph->size; j++)
 				if (within_module(fph->array[j].addr, mod))
 					max++;
 		}
 	}
 	if (!max)
-		return NOTIFY_DONE;
+		return;
 
 	addrs = kvcalloc(max, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs)
@@ -697,12 +951,29 @@ static int fprobe_module_callback(struct notifier_block *nb,
 
 	count = 0;
 	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
-		hlist_for_each_entry(fph, &fprobe_table[i], hlist)
+		hlist_for_each_entry(fph, &fprobe_table[i], hlist) {
+			if (fprobe_is_ftrace(fph->fp) != ftrace)
+				continue;
 			count += fprobe_remove_module_nodes(fph, mod, addrs + count,
 							    max - count);
+		}
 	}
-	fprobe_graph_remove_ips(addrs, count);
+	fprobe_remove_ips(ftrace, addrs, count);
 	kvfree(addrs);
+}
+
+/* Handle module unloading: remove the module's addresses from all fprobes. */
+static int fprobe_module_callback(struct notifier_block *nb,
+				  unsigned long val, void *data)
+{
+	struct module *mod = data;
+
+	if (val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	guard(mutex)(&fprobe_mutex);
+	fprobe_remove_module_ips(mod, false);
+	fprobe_remove_module_ips(mod, true);
 
 	return NOTIFY_DONE;
 }

@@ -198,6 +198,17 @@ static __always_inline void fprobe_pmu_init_record(struct fprobe_pmu_record *rec
 	rec->ret_ip = ret_ip;
 }
 
+/*
+ * The depth of the current call on the function graph return stack. Only an
+ * fprobe with an exit handler puts the call there (an entry-only one runs
+ * from an ftrace_ops callback): without one, it is one above the innermost
+ * call on the stack.
+ */
+static __always_inline u32 fprobe_pmu_depth(struct fprobe_pmu_probe *probe)
+{
+	return current->curr_ret_depth + !probe->exit;
+}
+
 static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct ftrace_regs *fregs,
 			    void *entry_data)
@@ -216,7 +227,7 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 	if (probe->entry) {
 		fprobe_pmu_init_record(&buf.rec, FPROBE_PMU_REC_ENTRY,
 				       probe->nargs, entry_ip, ret_ip);
-		buf.rec.depth = current->curr_ret_depth;
+		buf.rec.depth = fprobe_pmu_depth(probe);
 		buf.rec.entry_time = now;
 		buf.rec.duration = 0;
 		buf.rec.retval = 0;
@@ -229,7 +240,7 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 		return 1;
 
 	call->entry_time = now;
-	call->depth = current->curr_ret_depth;
+	call->depth = fprobe_pmu_depth(probe);
 	for (i = 0; i < probe->nargs; i++)
 		call->args[i] = ftrace_regs_get_argument(fregs, i);
 	return 0;

@@ -95,6 +95,8 @@ struct test_probe {
 	atomic_t		exits;
 	atomic_t		bad_data;
 	atomic_t		bad_ip;
+	/* The entry_ip of the last entry: the ftrace location of a target */
+	unsigned long		ip;
 	/* The entry handler returns non-zero (skips the exit) on odd calls */
 	bool			skip_odd;
 	atomic_t		calls;
@@ -131,6 +133,7 @@ static notrace int tp_entry(struct fprobe *fp, unsigned long ip,
 	size_t i;
 
 	atomic_inc(&tp->entries);
+	WRITE_ONCE(tp->ip, ip);
 	log_event(tp, ip);
 	if (fp->entry_data_size) {
 		if (!data || !IS_ALIGNED((unsigned long)data, sizeof(long)))
@@ -249,6 +252,63 @@ static void fprobe_test_args_retval(struct kunit *test)
 			      "ret_ip %pS", (void *)args_entry_ret_ip);
 	KUNIT_EXPECT_EQ(test, args_exit_ret_ip, args_entry_ret_ip);
 	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
+}
+
+/*
+ * The shared ops which should trace the functions of @fp: the one for the
+ * fprobes with an exit handler, or, where ftrace_ops callbacks get the
+ * arguments, the one for the entry-only fprobes.
+ */
+static unsigned int expected_ops(struct fprobe *fp)
+{
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && !fp->exit_handler)
+		return FPROBE_TRACED_BY_FTRACE;
+	return FPROBE_TRACED_BY_FGRAPH;
+}
+
+/*
+ * An entry-only fprobe sees the same arguments, entry_ip and ret_ip, and no
+ * entry data even if it asks for some: it has no exit handler to hand them
+ * to, and it does not use the shadow stack.
+ */
+static void *args_entry_data;
+
+static notrace int args_entry_save_data(struct fprobe *fp, unsigned long ip,
+					unsigned long ret_ip,
+					struct ftrace_regs *fregs, void *data)
+{
+	args_entry_data = data;
+	return args_entry(fp, ip, ret_ip, fregs, data);
+}
+
+static void fprobe_test_entry_only_args(struct kunit *test)
+{
+	struct fprobe fp = {
+		.entry_handler = args_entry_save_data,
+		.entry_data_size = 4 * sizeof(long),
+	};
+	unsigned long ret;
+	int i;
+
+	args_entry_data = &fp;
+	args_entry_ip = 0;
+	args_entry_ret_ip = 0;
+	memset(args_seen, 0, sizeof(args_seen));
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&fp, "fprobe_kunit_target_args", NULL));
+	ret = fprobe_kunit_call_args(0x2000);
+	KUNIT_EXPECT_EQ(test, expected_ops(&fp), fprobe_traced_by(args_entry_ip));
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&fp));
+
+	KUNIT_EXPECT_EQ(test, ret, 21 * 0x2000UL + 70 + 1);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ_MSG(test, args_seen[i], 0x2000UL + i, "argument %d", i);
+	KUNIT_EXPECT_PTR_EQ(test, args_entry_data, NULL);
+	KUNIT_EXPECT_TRUE(test, ip_is_func(args_entry_ip, fprobe_kunit_target_args));
+	KUNIT_EXPECT_TRUE_MSG(test, ip_in_func(args_entry_ret_ip, "fprobe_kunit_call_args"),
+			      "ret_ip %pS", (void *)args_entry_ret_ip);
+	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
+	KUNIT_EXPECT_EQ(test, 0U, fprobe_traced_by(args_entry_ip));
 }
 
 /* Entry data of every size up to the limit, then past it */
@@ -601,6 +661,156 @@ static void fprobe_test_multi(struct kunit *test)
 }
 
 /*
+ * An entry-only fprobe and an entry+exit one on the same function: they are
+ * served by different ops. Unregistering either one (both orders) takes the
+ * function out of the filter of its ops only: the other one still runs once
+ * per call, and its ops alone still traces the function. Once both are gone,
+ * no handler runs and neither ops traces it.
+ */
+static const bool mixed_entry_only_first[] = { true, false };
+
+/* Check that the handlers of @tp ran for @calls calls */
+static void expect_calls(struct kunit *test, struct test_probe *tp, int calls)
+{
+	KUNIT_EXPECT_EQ_MSG(test, calls, atomic_read(&tp->entries), "%s",
+			    tp->fp.exit_handler ? "entry+exit" : "entry-only");
+	KUNIT_EXPECT_EQ_MSG(test, tp->fp.exit_handler ? calls : 0,
+			    atomic_read(&tp->exits), "%s",
+			    tp->fp.exit_handler ? "entry+exit" : "entry-only");
+}
+
+static void mixed_order_desc(const bool *entry_only_first, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s unregistered first",
+		 *entry_only_first ? "entry-only" : "entry+exit");
+}
+
+KUNIT_ARRAY_PARAM(mixed_order, mixed_entry_only_first, mixed_order_desc);
+
+static void fprobe_test_mixed_unregister(struct kunit *test)
+{
+	struct test_probe *tp, *first, *second;
+	unsigned long addr;
+
+	tp = kunit_kcalloc(test, 2, sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	tp_init(&tp[0], true, false, 0);
+	tp_init(&tp[1], true, true, 2 * sizeof(long));
+	first = *(const bool *)test->param_value ? &tp[0] : &tp[1];
+	second = first == &tp[0] ? &tp[1] : &tp[0];
+
+	/* Registered in the order they are unregistered in */
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&first->fp, "fprobe_kunit_target", NULL));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&second->fp, "fprobe_kunit_target", NULL));
+	call_target(NR_CALLS);
+	addr = READ_ONCE(tp[0].ip);
+	KUNIT_ASSERT_TRUE(test, ip_is_func(addr, fprobe_kunit_target));
+	KUNIT_EXPECT_EQ(test, expected_ops(&tp[0].fp) | expected_ops(&tp[1].fp),
+			fprobe_traced_by(addr));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[0].entries));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[0].exits));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[1].entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS, atomic_read(&tp[1].exits));
+
+	/* The second one alone */
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&first->fp));
+	KUNIT_EXPECT_EQ(test, expected_ops(&second->fp), fprobe_traced_by(addr));
+	call_target(NR_CALLS);
+	expect_calls(test, first, NR_CALLS);
+	expect_calls(test, second, 2 * NR_CALLS);
+
+	/* None: nothing runs, nothing traces the function */
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&second->fp));
+	KUNIT_EXPECT_EQ(test, 0U, fprobe_traced_by(addr));
+	call_target(NR_CALLS);
+	expect_calls(test, first, NR_CALLS);
+	expect_calls(test, second, 2 * NR_CALLS);
+
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[1].bad_data));
+	KUNIT_EXPECT_EQ(test, 0UL, tp[0].fp.nmissed);
+	KUNIT_EXPECT_EQ(test, 0UL, tp[1].fp.nmissed);
+}
+
+/*
+ * One fprobe on two functions, one already traced by the ops of entry-only
+ * fprobes (an entry-only fprobe on target) and the other by the ops of
+ * fprobes with an exit handler (an entry+exit fprobe on target2). Whatever
+ * its kind, the new fprobe runs on both, and unregistering it leaves each
+ * function traced by the ops of the fprobe still on it, nothing more.
+ */
+static const bool span_has_exit[] = { false, true };
+
+static void span_desc(const bool *has_exit, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "spanning fprobe %s",
+		 *has_exit ? "entry+exit" : "entry-only");
+}
+
+KUNIT_ARRAY_PARAM(span, span_has_exit, span_desc);
+
+static void fprobe_test_span_both_ops(struct kunit *test)
+{
+	bool has_exit = *(const bool *)test->param_value;
+	struct test_probe *tp, *only1, *only2, *span;
+	unsigned long addr1, addr2;
+	int i;
+
+	tp = kunit_kcalloc(test, 3, sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	only1 = &tp[0];
+	only2 = &tp[1];
+	span = &tp[2];
+	tp_init(only1, true, false, 0);
+	tp_init(only2, true, true, sizeof(long));
+	tp_init(span, true, has_exit, has_exit ? sizeof(long) : 0);
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&only1->fp, "fprobe_kunit_target", NULL));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&only2->fp, "fprobe_kunit_target2", NULL));
+	target(1);
+	target2(1);
+	addr1 = READ_ONCE(only1->ip);
+	addr2 = READ_ONCE(only2->ip);
+	KUNIT_ASSERT_TRUE(test, ip_is_func(addr1, fprobe_kunit_target));
+	KUNIT_ASSERT_TRUE(test, ip_is_func(addr2, fprobe_kunit_target2));
+	KUNIT_EXPECT_EQ(test, expected_ops(&only1->fp), fprobe_traced_by(addr1));
+	KUNIT_EXPECT_EQ(test, expected_ops(&only2->fp), fprobe_traced_by(addr2));
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&span->fp,
+						 "fprobe_kunit_target fprobe_kunit_target2",
+						 NULL));
+	KUNIT_EXPECT_EQ(test, expected_ops(&only1->fp) | expected_ops(&span->fp),
+			fprobe_traced_by(addr1));
+	KUNIT_EXPECT_EQ(test, expected_ops(&only2->fp) | expected_ops(&span->fp),
+			fprobe_traced_by(addr2));
+	for (i = 0; i < NR_CALLS; i++) {
+		target(i);
+		target2(i);
+	}
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&span->fp));
+	KUNIT_EXPECT_EQ(test, expected_ops(&only1->fp), fprobe_traced_by(addr1));
+	KUNIT_EXPECT_EQ(test, expected_ops(&only2->fp), fprobe_traced_by(addr2));
+
+	/* The others still run, and only they */
+	target(1);
+	target2(1);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&only1->fp));
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&only2->fp));
+	KUNIT_EXPECT_EQ(test, 0U, fprobe_traced_by(addr1));
+	KUNIT_EXPECT_EQ(test, 0U, fprobe_traced_by(addr2));
+
+	KUNIT_EXPECT_EQ(test, 2 * NR_CALLS, atomic_read(&span->entries));
+	KUNIT_EXPECT_EQ(test, has_exit ? 2 * NR_CALLS : 0, atomic_read(&span->exits));
+	KUNIT_EXPECT_EQ(test, NR_CALLS + 2, atomic_read(&only1->entries));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&only1->exits));
+	KUNIT_EXPECT_EQ(test, NR_CALLS + 2, atomic_read(&only2->entries));
+	KUNIT_EXPECT_EQ(test, NR_CALLS + 2, atomic_read(&only2->exits));
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, 0, atomic_read(&tp[i].bad_data), "probe %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, 0UL, tp[i].fp.nmissed, "probe %d", i);
+	}
+}
+
+/*
  * Nested probed calls: target_nest calls target. One fprobe on both sees
  * entry(nest), entry(target), exit(target), exit(nest), with nothing
  * missed, whatever nr_maxactive says.
@@ -931,6 +1141,7 @@ static void fprobe_test_stress(struct kunit *test)
 
 static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE(fprobe_test_args_retval),
+	KUNIT_CASE(fprobe_test_entry_only_args),
 	KUNIT_CASE_PARAM(fprobe_test_entry_data, data_size_gen_params),
 	KUNIT_CASE(fprobe_test_entry_data_too_big),
 	KUNIT_CASE(fprobe_test_entry_data_shared_block),
@@ -940,6 +1151,8 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE(fprobe_test_skip),
 	KUNIT_CASE(fprobe_test_disable_enable),
 	KUNIT_CASE_PARAM(fprobe_test_multi, multi_order_gen_params),
+	KUNIT_CASE_PARAM(fprobe_test_mixed_unregister, mixed_order_gen_params),
+	KUNIT_CASE_PARAM(fprobe_test_span_both_ops, span_gen_params),
 	KUNIT_CASE(fprobe_test_nest),
 	KUNIT_CASE(fprobe_test_handler_calls_probed),
 	KUNIT_CASE(fprobe_test_probe_path_functions),
@@ -967,4 +1180,5 @@ static struct kunit_suite fprobe_test_suite = {
 kunit_test_suite(fprobe_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for fprobe");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

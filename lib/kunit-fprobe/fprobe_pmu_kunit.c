@@ -351,6 +351,8 @@ static void fprobe_pmu_test_noexit(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, t->cap->recs[i].rec.type,
 				FPROBE_PMU_REC_ENTRY);
 		KUNIT_EXPECT_EQ(test, t->cap->recs[i].rec.args[0], i);
+		/* Called from the test: the outermost traced call */
+		KUNIT_EXPECT_EQ(test, t->cap->recs[i].rec.depth, 0);
 	}
 }
 
