@@ -6,7 +6,8 @@
  * Two fgraph_ops trace one noinline target (called through a pointer): the
  * entry callbacks read the arguments from the entry ftrace_regs, the return
  * callbacks read the return value from the return ftrace_regs, and both are
- * compared with what the caller passed and got.
+ * compared with what the caller passed and got. The return callbacks also
+ * see the call and return times, as long as one fgraph_ops asks for them.
  */
 #include <kunit/test.h>
 #include <linux/ftrace.h>
@@ -30,6 +31,8 @@ struct fgraph_regs_record {
 	unsigned long		retval;
 	unsigned long		ret_func;
 	unsigned long		graph_retval;	/* ftrace_graph_ret::retval */
+	unsigned long long	calltime;	/* ftrace_graph_ret::calltime */
+	unsigned long long	rettime;	/* ftrace_graph_ret::rettime */
 	int			entries;
 	int			returns;
 	int			no_regs;
@@ -76,14 +79,18 @@ static notrace void fgraph_regs_return(struct ftrace_graph_ret *trace,
 	rec->graph_retval = trace->retval;
 #endif
 	rec->ret_func = trace->func;
+	rec->calltime = trace->calltime;
+	rec->rettime = trace->rettime;
 	rec->returns++;
 }
 
-static int fgraph_regs_start(struct fgraph_regs_record *rec)
+static int fgraph_regs_start_flags(struct fgraph_regs_record *rec,
+				   unsigned long flags)
 {
 	int ret;
 
 	memset(rec, 0, sizeof(*rec));
+	rec->gops.flags = flags;
 	rec->gops.entryfunc = fgraph_regs_entry;
 	rec->gops.retfunc = fgraph_regs_return;
 	rec->gops.private = current;
@@ -94,6 +101,11 @@ static int fgraph_regs_start(struct fgraph_regs_record *rec)
 	if (ret)
 		ftrace_free_filter(&rec->gops.ops);
 	return ret;
+}
+
+static int fgraph_regs_start(struct fgraph_regs_record *rec)
+{
+	return fgraph_regs_start_flags(rec, 0);
 }
 
 static void fgraph_regs_stop(struct fgraph_regs_record *rec)
@@ -168,6 +180,47 @@ static void fgraph_regs_test_many_calls(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1000, rec->returns);
 }
 
+/*
+ * The clock is read at function entry and return only while an fgraph_ops
+ * asks for it with FGRAPH_FL_TIMESTAMPS: then every fgraph_ops sees the
+ * times; before and after, calltime and rettime are 0. (Nothing else may
+ * trace with timestamps meanwhile, e.g. the function_graph tracer.)
+ */
+static void fgraph_regs_test_timestamps(struct kunit *test)
+{
+	struct fgraph_regs_record *rec;
+	int j;
+
+	rec = kunit_kcalloc(test, 2, sizeof(*rec), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_ASSERT_EQ(test, 0, fgraph_regs_start(&rec[0]));
+
+	target(1, 2, 3, 4);
+	KUNIT_EXPECT_EQ(test, 1, rec[0].returns);
+	KUNIT_EXPECT_EQ(test, 0ULL, rec[0].calltime);
+	KUNIT_EXPECT_EQ(test, 0ULL, rec[0].rettime);
+
+	if (fgraph_regs_start_flags(&rec[1], FGRAPH_FL_TIMESTAMPS)) {
+		fgraph_regs_stop(&rec[0]);
+		KUNIT_FAIL(test, "cannot register a second fgraph_ops");
+		return;
+	}
+	target(5, 6, 7, 8);
+	for (j = 0; j < 2; j++) {
+		KUNIT_EXPECT_EQ(test, j ? 1 : 2, rec[j].returns);
+		KUNIT_EXPECT_NE(test, 0ULL, rec[j].calltime);
+		KUNIT_EXPECT_GE(test, rec[j].rettime, rec[j].calltime);
+	}
+	fgraph_regs_stop(&rec[1]);
+
+	/* The last user of the timestamps is gone: no more clock reads */
+	target(9, 10, 11, 12);
+	KUNIT_EXPECT_EQ(test, 3, rec[0].returns);
+	KUNIT_EXPECT_EQ(test, 0ULL, rec[0].calltime);
+	KUNIT_EXPECT_EQ(test, 0ULL, rec[0].rettime);
+	fgraph_regs_stop(&rec[0]);
+}
+
 static int fgraph_regs_suite_init(struct kunit_suite *suite)
 {
 	target = fgraph_regs_kunit_target;
@@ -177,6 +230,7 @@ static int fgraph_regs_suite_init(struct kunit_suite *suite)
 static struct kunit_case fgraph_regs_test_cases[] = {
 	KUNIT_CASE(fgraph_regs_test_args_retval),
 	KUNIT_CASE(fgraph_regs_test_many_calls),
+	KUNIT_CASE(fgraph_regs_test_timestamps),
 	{}
 };
 
