@@ -287,10 +287,57 @@ static __always_inline void fprobe_rcu_read_unlock(void)
 	preempt_enable_notrace();
 }
 
-/* Find the nodes probing @addr. Must be called under RCU or fprobe_mutex. */
-static struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
+/*
+ * The address lookup is most of the cost of an entry-only fprobe, and the
+ * rhltable's generic lookup takes some 30 instructions. fprobe_ip_cache is a
+ * direct-mapped cache in front of it: each slot holds the first node of one
+ * probed address, or NULL, so that a hit costs a hash, a load and a compare.
+ * The first address to land in a slot keeps it until it is no longer probed;
+ * the others, and any miss, go to the rhltable. Updated with the rhltable,
+ * under fprobe_mutex; the nodes a slot points to are freed after an RCU grace
+ * period like the rhltable's, and a stale first node is still the start of
+ * the list of its address, or has a NULL fp.
+ */
+#define FPROBE_IP_CACHE_BITS	12
+static struct rhlist_head __rcu *fprobe_ip_cache[BIT(FPROBE_IP_CACHE_BITS)];
+
+static __always_inline struct rhlist_head __rcu **fprobe_ip_cache_slot(unsigned long addr)
 {
+	return &fprobe_ip_cache[hash_long(addr, FPROBE_IP_CACHE_BITS)];
+}
+
+static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
+{
+	return container_of(head, struct fprobe_hlist_node, hlist)->addr;
+}
+
+/* Find the nodes probing @addr. Must be called under RCU or fprobe_mutex. */
+static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
+{
+	struct rhlist_head *head;
+
+	head = rcu_dereference_check(*fprobe_ip_cache_slot(addr),
+				     lockdep_is_held(&fprobe_mutex));
+	if (likely(head && fprobe_rhl_addr(head) == addr))
+		return head;
 	return rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
+}
+
+/* Bring the cache slot of @addr up to date after a change to the rhltable */
+static void fprobe_ip_cache_update(unsigned long addr)
+{
+	struct rhlist_head __rcu **slot = fprobe_ip_cache_slot(addr);
+	struct rhlist_head *cached, *head;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	cached = rcu_dereference_protected(*slot, lockdep_is_held(&fprobe_mutex));
+	if (cached && fprobe_rhl_addr(cached) != addr)
+		return;		/* Another address holds the slot */
+	rcu_read_lock();
+	head = rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
+	rcu_read_unlock();
+	rcu_assign_pointer(*slot, head);
 }
 
 /*
@@ -820,6 +867,7 @@ static bool delete_fprobe_node(struct fprobe_hlist_node *node)
 
 	WRITE_ONCE(node->fp, NULL);
 	rhltable_remove(&fprobe_ip_table, &node->hlist, fprobe_rht_params);
+	fprobe_ip_cache_update(node->addr);
 	return !fprobe_ip_in_use(node->addr, fprobe_is_ftrace(fp));
 }
 
@@ -872,6 +920,7 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 				      fprobe_rht_params);
 		if (ret)
 			goto out_remove_nodes;
+		fprobe_ip_cache_update(fph->array[i].addr);
 	}
 	return 0;
 
@@ -880,6 +929,7 @@ out_remove_nodes:
 		WRITE_ONCE(fph->array[j].fp, NULL);
 		rhltable_remove(&fprobe_ip_table, &fph->array[j].hlist,
 				fprobe_rht_params);
+		fprobe_ip_cache_update(fph->array[j].addr);
 	}
 	/* Remove the addresses added above, which nobody uses now. */
 	count = 0;
