@@ -106,6 +106,9 @@
  * back (fgraph_retrieve_data()) and calls the exit handler of each fprobe in
  * it that is still registered, with the ftrace_regs saved at the return.
  *
+ * fprobe_ip_table has a direct-mapped cache of one address per slot in front
+ * of it (fprobe_ip_cache, see fprobe_ip_lookup()).
+ *
  * Both tables are updated under fprobe_mutex, and read under RCU (or with
  * preemption disabled) from the callbacks. unregister_fprobe() waits for an
  * RCU grace period after removing an fprobe from them, so no handler of that
@@ -294,9 +297,13 @@ static __always_inline void fprobe_rcu_read_unlock(void)
  * probed address, or NULL, so that a hit costs a hash, a load and a compare.
  * The first address to land in a slot keeps it until it is no longer probed;
  * the others, and any miss, go to the rhltable. Updated with the rhltable,
- * under fprobe_mutex; the nodes a slot points to are freed after an RCU grace
- * period like the rhltable's, and a stale first node is still the start of
- * the list of its address, or has a NULL fp.
+ * under fprobe_mutex, so that a slot always holds the current first node of
+ * its address, except while a node is being inserted or removed: a reader
+ * may then start from the previous first node, which still leads to the
+ * others (a removed node keeps its next pointer, and has a NULL fp). Nodes
+ * are freed after an RCU grace period that follows their removal from both.
+ * A slot whose address is no longer probed becomes free for the next
+ * address that hashes to it and is inserted.
  */
 #define FPROBE_IP_CACHE_BITS	12
 static struct rhlist_head __rcu *fprobe_ip_cache[BIT(FPROBE_IP_CACHE_BITS)];
