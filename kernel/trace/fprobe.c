@@ -23,8 +23,33 @@
 #include "trace.h"
 
 /*
- * All fprobes share two ftrace users, each picked by whether an fprobe has an
- * exit handler:
+ * Where the architecture says where the return address is in an ftrace_ops
+ * callback, fprobe_ftrace_ops serves every fprobe, and hooks the returns
+ * that the exit handlers need itself (see below).
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && defined(arch_fprobe_return_address_ptr)
+#define FPROBE_FTRACE_RETURN	1
+#else
+#define FPROBE_FTRACE_RETURN	0
+#endif
+
+/*
+ * All fprobes share one ftrace_ops, fprobe_ftrace_ops, and one fgraph_ops,
+ * fprobe_graph_ops. Where the architecture says where the return address is
+ * in an ftrace_ops callback (arch_fprobe_return_address_ptr(), x86_64), the
+ * ftrace_ops serves every fprobe (FPROBE_FTRACE_RETURN):
+ *
+ *  every fprobe --> fprobe_ftrace_ops: fprobe_ftrace_entry() at the entry,
+ *                   which runs the entry handlers and, if some fprobes at
+ *                   the address have an exit handler, pushes a function
+ *                   graph frame for them (function_graph_enter_ops())
+ *                   fprobe_graph_ops (FGRAPH_FL_OWN_ENTRY): fprobe_return()
+ *                   at the return of those calls
+ *
+ * So a call costs one ftrace callback, one address lookup and one recursion
+ * lock at the entry, and a shadow stack frame and a return hook only when an
+ * exit handler wants the return. Elsewhere, the two ops split the fprobes
+ * by whether they have an exit handler:
  *
  *  fprobe with an exit handler --> fprobe_graph_ops (fgraph_ops)
  *                                  fprobe_entry() at the entry, and
@@ -32,10 +57,12 @@
  *  fprobe with no exit handler --> fprobe_ftrace_ops (ftrace_ops)
  *                                  fprobe_ftrace_entry() at the entry only
  *
- * So an entry-only fprobe costs one ftrace callback and nothing of the
- * function graph tracer: no shadow stack frame, no return hook. (Where the
- * architecture has no DYNAMIC_FTRACE_WITH_ARGS, there is no
- * fprobe_ftrace_ops and every fprobe is served by fprobe_graph_ops.)
+ * and an entry-only fprobe costs one ftrace callback and nothing of the
+ * function graph tracer. (Where the architecture has no
+ * DYNAMIC_FTRACE_WITH_ARGS, there is no fprobe_ftrace_ops and every fprobe
+ * is served by fprobe_graph_ops.) The rest of this comment describes the
+ * split; with FPROBE_FTRACE_RETURN, read "the kind of an fprobe" as one
+ * kind for all, served by fprobe_ftrace_ops.
  *
  * The ftrace filter of each ops is the union of the addresses probed by the
  * fprobes it serves, and each ops is registered only while its filter is not
@@ -78,9 +105,10 @@
  * still registered, since it may have been unregistered (and freed) while
  * the traced function was running.
  *
- * On function entry, fprobe_entry() reserves ONE block on the task's shadow
- * stack (fgraph_reserve_data()) for all fprobes on that address which have
- * an exit handler. Each of them gets a header word, followed by its entry
+ * On function entry, fprobe_entry() (or fprobe_ftrace_entry(), with
+ * FPROBE_FTRACE_RETURN) reserves ONE block on the task's shadow stack
+ * (fgraph_reserve_data() or function_graph_enter_ops()) for all fprobes on
+ * that address which have an exit handler. Each of them gets a header word, followed by its entry
  * data, rounded up to longs. With two such fprobes, where fp1 has 2 longs of
  * entry data and fp2 none, the block is: (the stack grows upward)
  *
@@ -102,7 +130,8 @@
  * Otherwise the header is two longs: the fprobe address and the size.
  *
  * An fprobe whose entry handler returns non-zero gets no header, so its exit
- * handler is not called. On function return, fprobe_return() reads the block
+ * handler is not called (and if none gets one, fprobe_ftrace_entry() drops
+ * the frame with function_graph_cancel_ops()). On function return, fprobe_return() reads the block
  * back (fgraph_retrieve_data()) and calls the exit handler of each fprobe in
  * it that is still registered, with the ftrace_regs saved at the return.
  *
@@ -229,6 +258,9 @@ static int fprobe_ftrace_nr_addrs;
  */
 static __always_inline bool fprobe_is_ftrace(struct fprobe *fp)
 {
+	/* fprobe_ftrace_entry() hooks the returns itself: it serves them all */
+	if (FPROBE_FTRACE_RETURN)
+		return true;
 	return !fp->exit_handler;
 }
 #else
@@ -288,6 +320,37 @@ static __always_inline void fprobe_rcu_read_unlock(void)
 {
 	rcu_lock_release(&rcu_lock_map);
 	preempt_enable_notrace();
+}
+
+/*
+ * The recursion lock of the fprobe callbacks. ftrace_test_recursion_trylock()
+ * lets one more callback in on the same context, with its transition bit (for
+ * an interrupt which came before preempt_count says so). Hold that bit too
+ * while the handlers run, so that a probed function which a handler calls is
+ * missed and counted, as kprobes do, instead of running the handlers again
+ * inside themselves. Return the bit of the lock, with FPROBE_HOLDS_TRANSITION
+ * if the transition bit was taken as well, or -1 on recursion.
+ */
+#define FPROBE_TRANSITION_BIT	(TRACE_FTRACE_START + TRACE_CTX_TRANSITION)
+#define FPROBE_HOLDS_TRANSITION	BIT(16)
+
+static __always_inline int fprobe_recursion_trylock(unsigned long ip,
+						    unsigned long parent_ip)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit >= 0 && !trace_recursion_test(FPROBE_TRANSITION_BIT)) {
+		trace_recursion_set(FPROBE_TRANSITION_BIT);
+		bit |= FPROBE_HOLDS_TRANSITION;
+	}
+	return bit;
+}
+
+static __always_inline void fprobe_recursion_unlock(int bit)
+{
+	if (bit & FPROBE_HOLDS_TRANSITION)
+		trace_recursion_clear(FPROBE_TRANSITION_BIT);
+	ftrace_test_recursion_unlock(bit & ~FPROBE_HOLDS_TRANSITION);
 }
 
 /*
@@ -461,20 +524,70 @@ static nokprobe_inline int fprobe_entry_reserve_words(struct rhlist_head *head)
 	return total;
 }
 
+/*
+ * Run the entry handlers of the fprobes on @head which are served by
+ * fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops (@ftrace false).
+ * Those with an exit handler get their header and entry data in
+ * @fgraph_data, which has @reserved_words longs. Return how many are used.
+ */
+static __always_inline int
+fprobe_run_entry_handlers(struct rhlist_head *head, bool ftrace,
+			  unsigned long ip, unsigned long ret_ip,
+			  struct ftrace_regs *fregs,
+			  unsigned long *fgraph_data, int reserved_words)
+{
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *pos;
+	int used = 0, words, ret;
+	struct fprobe *fp;
+	void *data;
+
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		fp = READ_ONCE(node->fp);
+		/* The other ops runs the fprobes of the other kind. */
+		if (!fp || fprobe_is_ftrace(fp) != ftrace || fprobe_disabled(fp))
+			continue;
+
+		data = NULL;
+		words = 0;
+		if (fp->exit_handler) {
+			words = fprobe_reserve_words(fp);
+			/* No room on the shadow stack: skip both handlers. */
+			if (used + words > reserved_words) {
+				fp->nmissed++;
+				continue;
+			}
+			if (fp->entry_data_size)
+				data = fgraph_data + used + FPROBE_HEADER_SIZE_IN_LONG;
+		}
+
+		ret = fprobe_call_entry_handler(fp, ip, ret_ip, fregs, data);
+
+		/* If entry_handler returns !0, the exit_handler is cancelled. */
+		if (!ret && fp->exit_handler) {
+			write_fprobe_header(&fgraph_data[used], fp,
+					    words - FPROBE_HEADER_SIZE_IN_LONG);
+			used += words;
+		}
+	}
+	/* Mark the end of the used part for fprobe_return(). */
+	if (used < reserved_words)
+		fgraph_data[used] = 0;
+	return used;
+}
+
+#if !FPROBE_FTRACE_RETURN
 static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 			struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *ret_stack;
 	unsigned long *fgraph_data = NULL;
 	unsigned long func = trace->func;
-	struct fprobe_hlist_node *node;
-	struct rhlist_head *head, *pos;
-	int reserved_words, words;
+	struct rhlist_head *head;
+	int reserved_words;
 	unsigned long ret_ip;
 	int used = 0;
-	struct fprobe *fp;
-	void *data;
-	int bit, ret;
+	int bit;
 
 	if (WARN_ON_ONCE(!fregs))
 		return 0;
@@ -487,7 +600,7 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	 * Do not run handlers recursively, e.g. when a handler calls a probed
 	 * function, or when the lookup below hits a probed function.
 	 */
-	bit = ftrace_test_recursion_trylock(func, ret_ip);
+	bit = fprobe_recursion_trylock(func, ret_ip);
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
 		fprobe_count_missed(fprobe_ip_lookup(func), false);
@@ -509,45 +622,17 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 			reserved_words = 0;
 	}
 
-	rhl_for_each_entry_rcu(node, pos, head, hlist) {
-		fp = READ_ONCE(node->fp);
-		/* fprobe_ftrace_entry() runs the entry-only ones. */
-		if (!fp || fprobe_is_ftrace(fp) || fprobe_disabled(fp))
-			continue;
-
-		data = NULL;
-		words = 0;
-		if (fp->exit_handler) {
-			words = fprobe_reserve_words(fp);
-			/* No room on the shadow stack: skip both handlers. */
-			if (used + words > reserved_words) {
-				fp->nmissed++;
-				continue;
-			}
-			if (fp->entry_data_size)
-				data = fgraph_data + used + FPROBE_HEADER_SIZE_IN_LONG;
-		}
-
-		ret = fprobe_call_entry_handler(fp, func, ret_ip, fregs, data);
-
-		/* If entry_handler returns !0, the exit_handler is cancelled. */
-		if (!ret && fp->exit_handler) {
-			write_fprobe_header(&fgraph_data[used], fp,
-					    words - FPROBE_HEADER_SIZE_IN_LONG);
-			used += words;
-		}
-	}
-	/* Mark the end of the used part for fprobe_return(). */
-	if (used < reserved_words)
-		fgraph_data[used] = 0;
+	used = fprobe_run_entry_handlers(head, false, func, ret_ip, fregs,
+					 fgraph_data, reserved_words);
 
 out_unlock:
 	fprobe_rcu_read_unlock();
-	ftrace_test_recursion_unlock(bit);
+	fprobe_recursion_unlock(bit);
 
 	/* The return callback is needed only if an exit handler is set. */
 	return used != 0;
 }
+#endif /* !FPROBE_FTRACE_RETURN */
 
 static void fprobe_return(struct ftrace_graph_ret *trace,
 			  struct fgraph_ops *gops,
@@ -571,7 +656,7 @@ static void fprobe_return(struct ftrace_graph_ret *trace,
 
 	/* Prevent the fprobes from being freed while accessing them. */
 	preempt_disable_notrace();
-	bit = ftrace_test_recursion_trylock(trace->func, ret_ip);
+	bit = fprobe_recursion_trylock(trace->func, ret_ip);
 
 	for (curr = 0; curr < size_words && fgraph_data[curr];
 	     curr += FPROBE_HEADER_SIZE_IN_LONG + data_words) {
@@ -595,16 +680,23 @@ static void fprobe_return(struct ftrace_graph_ret *trace,
 	}
 
 	if (bit >= 0)
-		ftrace_test_recursion_unlock(bit);
+		fprobe_recursion_unlock(bit);
 	preempt_enable_notrace();
 }
 
 /* The function graph callbacks can run in any context: never kprobe them. */
+#if !FPROBE_FTRACE_RETURN
 NOKPROBE_SYMBOL(fprobe_entry);
+#endif
 NOKPROBE_SYMBOL(fprobe_return);
 
 static struct fgraph_ops fprobe_graph_ops = {
+#if FPROBE_FTRACE_RETURN
+	/* fprobe_ftrace_entry() pushes the frames */
+	.flags		= FGRAPH_FL_OWN_ENTRY,
+#else
 	.entryfunc	= fprobe_entry,
+#endif
 	.retfunc	= fprobe_return,
 };
 
@@ -662,24 +754,26 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 /*
  * The ftrace_ops callback: run the entry handlers of the fprobes on @ip which
- * have no exit handler. The others are run by fprobe_entry(). Flattened, so
- * that the address lookup, a good part of the cost of an entry-only fprobe,
- * is inlined whole.
+ * it serves. With FPROBE_FTRACE_RETURN, these are all of them, and when some
+ * have an exit handler, it pushes a function graph frame for them and hooks
+ * the return itself; otherwise fprobe_entry() runs those. Flattened, so that
+ * the address lookup, a good part of the cost of a probe, is inlined whole.
  */
 static __flatten void
 fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 		    struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	struct fprobe_hlist_node *node;
-	struct rhlist_head *head, *pos;
-	struct fprobe *fp;
-	int bit;
+	unsigned long *fgraph_data = NULL;
+	unsigned long *retp = NULL;
+	struct rhlist_head *head;
+	int reserved_words = 0;
+	int used, bit;
 
 	/*
 	 * fprobe_ftrace_ops has no FTRACE_OPS_FL_RECURSION, so that ftrace
 	 * calls this directly: the recursion is caught here, and counted.
 	 */
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	bit = fprobe_recursion_trylock(ip, parent_ip);
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
 		fprobe_count_missed(fprobe_ip_lookup(ip), true);
@@ -690,15 +784,30 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	/* The recursion lock disabled preemption: that is the RCU read lock. */
 	rcu_lock_acquire(&rcu_lock_map);
 	head = fprobe_ip_lookup(ip);
-	rhl_for_each_entry_rcu(node, pos, head, hlist) {
-		fp = READ_ONCE(node->fp);
-		if (!fp || !fprobe_is_ftrace(fp) || fprobe_disabled(fp))
-			continue;
-		/* No exit handler to cancel: the return value does not matter. */
-		fprobe_call_entry_handler(fp, ip, parent_ip, fregs, NULL);
+	if (unlikely(!head))
+		goto out_unlock;
+
+#if FPROBE_FTRACE_RETURN
+	reserved_words = fprobe_entry_reserve_words(head);
+	if (reserved_words) {
+		retp = arch_fprobe_return_address_ptr(fregs);
+		fgraph_data = function_graph_enter_ops(&fprobe_graph_ops, ip, retp,
+						       reserved_words * sizeof(long));
+		/* Then the fprobes with exit handlers are missed below. */
+		if (unlikely(!fgraph_data))
+			reserved_words = 0;
 	}
+#endif
+
+	used = fprobe_run_entry_handlers(head, true, ip, parent_ip, fregs,
+					 fgraph_data, reserved_words);
+
+	/* All the entry handlers cancelled their exit handler */
+	if (reserved_words && !used)
+		function_graph_cancel_ops(retp);
+out_unlock:
 	rcu_lock_release(&rcu_lock_map);
-	ftrace_test_recursion_unlock(bit);
+	fprobe_recursion_unlock(bit);
 }
 
 /* Called from any function entry: never kprobe it. */
@@ -834,6 +943,56 @@ unsigned int fprobe_traced_by(unsigned long addr)
 }
 EXPORT_SYMBOL_IF_KUNIT(fprobe_traced_by);
 #endif /* CONFIG_KUNIT */
+
+#if FPROBE_FTRACE_RETURN
+/* The number of registered fprobes with an exit handler */
+static int fprobe_nr_exit_fprobes;
+
+/*
+ * fprobe_graph_ops, which only gets the returns, is registered while an
+ * fprobe with an exit handler is: take it for @fp.
+ */
+static int fprobe_get_graph_ops(struct fprobe *fp)
+{
+	int ret;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!fp->exit_handler || fprobe_nr_exit_fprobes++)
+		return 0;
+	ret = register_ftrace_graph(&fprobe_graph_ops);
+	if (ret)
+		fprobe_nr_exit_fprobes--;
+	return ret;
+}
+
+/*
+ * Release fprobe_graph_ops for @fp, whose nodes are gone. If @fp was the
+ * last fprobe with an exit handler, wait for the callbacks which may still
+ * push frames for fprobe_graph_ops, and unregister it; return true then.
+ */
+static bool fprobe_put_graph_ops(struct fprobe *fp)
+{
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (!fp->exit_handler || --fprobe_nr_exit_fprobes)
+		return false;
+	synchronize_rcu();
+	unregister_ftrace_graph(&fprobe_graph_ops);
+	return true;
+}
+#else
+/* fprobe_graph_add_ips() registers fprobe_graph_ops with its first address */
+static int fprobe_get_graph_ops(struct fprobe *fp)
+{
+	return 0;
+}
+
+static bool fprobe_put_graph_ops(struct fprobe *fp)
+{
+	return false;
+}
+#endif /* FPROBE_FTRACE_RETURN */
 
 /* Add @fp to fprobe_table */
 static void add_fprobe_hash(struct fprobe *fp)
@@ -1341,6 +1500,12 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 		goto out_free_hlist;
 	}
 
+	ret = fprobe_get_graph_ops(fp);
+	if (ret) {
+		kvfree(buf);
+		goto out_free_hlist;
+	}
+
 	/* The exit handlers check fprobe_table, so add @fp there first. */
 	add_fprobe_hash(fp);
 	ret = fprobe_insert_nodes(fp, buf);
@@ -1350,7 +1515,8 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 
 	del_fprobe_hash(fp);
 	/* Wait for the handlers which may have seen @fp. */
-	synchronize_rcu();
+	if (!fprobe_put_graph_ops(fp))
+		synchronize_rcu();
 out_free_hlist:
 	kvfree(fph);
 	fp->hlist_array = NULL;
@@ -1416,6 +1582,7 @@ int unregister_fprobe(struct fprobe *fp)
 {
 	struct fprobe_hlist *fph;
 	unsigned long *addrs;
+	bool synced;
 
 	if (!fp)
 		return -EINVAL;
@@ -1431,10 +1598,12 @@ int unregister_fprobe(struct fprobe *fp)
 		fprobe_remove_nodes(fph, addrs);
 		del_fprobe_hash(fp);
 		kvfree(addrs);
+		synced = fprobe_put_graph_ops(fp);
 	}
 
 	/* Wait for the running handlers of @fp. */
-	synchronize_rcu();
+	if (!synced)
+		synchronize_rcu();
 
 	kvfree(fph);
 	fp->hlist_array = NULL;

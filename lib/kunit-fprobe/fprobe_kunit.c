@@ -21,6 +21,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <asm/fprobe.h>
+
 #define NR_CALLS	1000
 
 /* The targets. Keep their names under the "fprobe_kunit_target*" glob. */
@@ -261,9 +263,14 @@ static void fprobe_test_args_retval(struct kunit *test)
  */
 static unsigned int expected_ops(struct fprobe *fp)
 {
-	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && !fp->exit_handler)
-		return FPROBE_TRACED_BY_FTRACE;
-	return FPROBE_TRACED_BY_FGRAPH;
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
+		return FPROBE_TRACED_BY_FGRAPH;
+#ifdef arch_fprobe_return_address_ptr
+	/* The ftrace_ops hooks the returns itself: it serves them all. */
+	return FPROBE_TRACED_BY_FTRACE;
+#else
+	return fp->exit_handler ? FPROBE_TRACED_BY_FGRAPH : FPROBE_TRACED_BY_FTRACE;
+#endif
 }
 
 /*
