@@ -39,12 +39,14 @@ struct fprobe_hlist_node {
  * @hlist: The node in the table of registered fprobes (fprobe_table).
  * @fp: The fprobe which owns this fprobe_hlist.
  * @size: The number of entries in @array.
+ * @exit: @fp had an exit handler when it was registered.
  * @array: The fprobe_hlist_node for each address to probe.
  */
 struct fprobe_hlist {
 	struct hlist_node		hlist;
 	struct fprobe			*fp;
 	int				size;
+	bool				exit;
 	struct fprobe_hlist_node	array[] __counted_by(size);
 };
 

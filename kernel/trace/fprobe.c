@@ -323,37 +323,6 @@ static __always_inline void fprobe_rcu_read_unlock(void)
 }
 
 /*
- * The recursion lock of the fprobe callbacks. ftrace_test_recursion_trylock()
- * lets one more callback in on the same context, with its transition bit (for
- * an interrupt which came before preempt_count says so). Hold that bit too
- * while the handlers run, so that a probed function which a handler calls is
- * missed and counted, as kprobes do, instead of running the handlers again
- * inside themselves. Return the bit of the lock, with FPROBE_HOLDS_TRANSITION
- * if the transition bit was taken as well, or -1 on recursion.
- */
-#define FPROBE_TRANSITION_BIT	(TRACE_FTRACE_START + TRACE_CTX_TRANSITION)
-#define FPROBE_HOLDS_TRANSITION	BIT(16)
-
-static __always_inline int fprobe_recursion_trylock(unsigned long ip,
-						    unsigned long parent_ip)
-{
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit >= 0 && !trace_recursion_test(FPROBE_TRANSITION_BIT)) {
-		trace_recursion_set(FPROBE_TRANSITION_BIT);
-		bit |= FPROBE_HOLDS_TRANSITION;
-	}
-	return bit;
-}
-
-static __always_inline void fprobe_recursion_unlock(int bit)
-{
-	if (bit & FPROBE_HOLDS_TRANSITION)
-		trace_recursion_clear(FPROBE_TRANSITION_BIT);
-	ftrace_test_recursion_unlock(bit & ~FPROBE_HOLDS_TRANSITION);
-}
-
-/*
  * The address lookup is most of the cost of an entry-only fprobe, and the
  * rhltable's generic lookup takes some 30 instructions. fprobe_ip_cache is a
  * direct-mapped cache in front of it: each slot holds the first node of one
@@ -513,6 +482,13 @@ static nokprobe_inline int fprobe_entry_reserve_words(struct rhlist_head *head)
 	int words, total = 0;
 	struct fprobe *fp;
 
+	/* One fprobe on the address, the common case */
+	if (likely(!rcu_access_pointer(head->next))) {
+		node = container_of(head, struct fprobe_hlist_node, hlist);
+		fp = READ_ONCE(node->fp);
+		return fp && fp->exit_handler ? fprobe_reserve_words(fp) : 0;
+	}
+
 	rhl_for_each_entry_rcu(node, pos, head, hlist) {
 		fp = READ_ONCE(node->fp);
 		if (!fp || !fp->exit_handler)
@@ -600,7 +576,7 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	 * Do not run handlers recursively, e.g. when a handler calls a probed
 	 * function, or when the lookup below hits a probed function.
 	 */
-	bit = fprobe_recursion_trylock(func, ret_ip);
+	bit = ftrace_test_recursion_trylock(func, ret_ip);
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
 		fprobe_count_missed(fprobe_ip_lookup(func), false);
@@ -627,7 +603,7 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 
 out_unlock:
 	fprobe_rcu_read_unlock();
-	fprobe_recursion_unlock(bit);
+	ftrace_test_recursion_unlock(bit);
 
 	/* The return callback is needed only if an exit handler is set. */
 	return used != 0;
@@ -656,7 +632,7 @@ static void fprobe_return(struct ftrace_graph_ret *trace,
 
 	/* Prevent the fprobes from being freed while accessing them. */
 	preempt_disable_notrace();
-	bit = fprobe_recursion_trylock(trace->func, ret_ip);
+	bit = ftrace_test_recursion_trylock(trace->func, ret_ip);
 
 	for (curr = 0; curr < size_words && fgraph_data[curr];
 	     curr += FPROBE_HEADER_SIZE_IN_LONG + data_words) {
@@ -680,7 +656,7 @@ static void fprobe_return(struct ftrace_graph_ret *trace,
 	}
 
 	if (bit >= 0)
-		fprobe_recursion_unlock(bit);
+		ftrace_test_recursion_unlock(bit);
 	preempt_enable_notrace();
 }
 
@@ -773,7 +749,7 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	 * fprobe_ftrace_ops has no FTRACE_OPS_FL_RECURSION, so that ftrace
 	 * calls this directly: the recursion is caught here, and counted.
 	 */
-	bit = fprobe_recursion_trylock(ip, parent_ip);
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
 		fprobe_count_missed(fprobe_ip_lookup(ip), true);
@@ -802,12 +778,20 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	used = fprobe_run_entry_handlers(head, true, ip, parent_ip, fregs,
 					 fgraph_data, reserved_words);
 
-	/* All the entry handlers cancelled their exit handler */
-	if (reserved_words && !used)
-		function_graph_cancel_ops(retp);
+	/*
+	 * Hook the return only now, so that the entry handlers see the return
+	 * address on the stack; drop the frame if they cancelled all the exit
+	 * handlers.
+	 */
+	if (reserved_words) {
+		if (used)
+			function_graph_commit_ops(retp);
+		else
+			function_graph_cancel_ops(retp);
+	}
 out_unlock:
 	rcu_lock_release(&rcu_lock_map);
-	fprobe_recursion_unlock(bit);
+	ftrace_test_recursion_unlock(bit);
 }
 
 /* Called from any function entry: never kprobe it. */
@@ -909,10 +893,12 @@ static void fprobe_remove_ips(bool ftrace, unsigned long *addrs, int num)
 /* Check that @ops is registered and traces @addr */
 static bool fprobe_ops_traces(struct ftrace_ops *ops, unsigned long addr)
 {
-	struct ftrace_hash *hash = ops->func_hash->filter_hash;
+	struct ftrace_hash *hash;
 
+	/* An FGRAPH_FL_OWN_ENTRY fgraph_ops has no initialized ftrace_ops */
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
 		return false;
+	hash = ops->func_hash->filter_hash;
 	/* An empty filter traces every function. */
 	return ftrace_hash_empty(hash) || ftrace_lookup_ip(hash, addr);
 }
@@ -958,7 +944,7 @@ static int fprobe_get_graph_ops(struct fprobe *fp)
 
 	lockdep_assert_held(&fprobe_mutex);
 
-	if (!fp->exit_handler || fprobe_nr_exit_fprobes++)
+	if (!fp->hlist_array->exit || fprobe_nr_exit_fprobes++)
 		return 0;
 	ret = register_ftrace_graph(&fprobe_graph_ops);
 	if (ret)
@@ -975,7 +961,7 @@ static bool fprobe_put_graph_ops(struct fprobe *fp)
 {
 	lockdep_assert_held(&fprobe_mutex);
 
-	if (!fp->exit_handler || --fprobe_nr_exit_fprobes)
+	if (!fp->hlist_array->exit || --fprobe_nr_exit_fprobes)
 		return false;
 	synchronize_rcu();
 	unregister_ftrace_graph(&fprobe_graph_ops);
@@ -1411,6 +1397,7 @@ static int fprobe_init(struct fprobe *fp, unsigned long *addrs, int num)
 	}
 	fph->size = count;
 	fph->fp = fp;
+	fph->exit = !!fp->exit_handler;
 	for (i = 0; i < count; i++) {
 		fph->array[i].fp = fp;
 		fph->array[i].addr = locs[i];
@@ -1582,7 +1569,7 @@ int unregister_fprobe(struct fprobe *fp)
 {
 	struct fprobe_hlist *fph;
 	unsigned long *addrs;
-	bool synced;
+	bool synced = false;
 
 	if (!fp)
 		return -EINVAL;

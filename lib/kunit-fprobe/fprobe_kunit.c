@@ -853,9 +853,10 @@ static void fprobe_test_nest(struct kunit *test)
 }
 
 /*
- * A handler which calls a probed function: the call is not probed again
- * (no loop), it returns the right value, and the direct calls of that
- * function are still probed.
+ * A handler which calls a probed function: the call returns the right value,
+ * and is probed once more at most, as in 6.12's fprobe: the ftrace recursion
+ * lock lets one callback nest in the same context (its transition bit), and
+ * no further. The direct calls of that function are probed.
  */
 static struct test_probe *recursion_inner;
 static unsigned long recursion_result;
@@ -889,9 +890,10 @@ static void fprobe_test_handler_calls_probed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&inner->fp));
 
 	KUNIT_EXPECT_EQ(test, recursion_result, 99UL ^ 0x5a5a);
-	/* Only the direct calls were probed */
-	KUNIT_EXPECT_EQ(test, 10, atomic_read(&inner->entries));
-	KUNIT_EXPECT_EQ(test, 10, atomic_read(&inner->exits));
+	/* The direct calls, and the 100 calls from the outer handler */
+	KUNIT_EXPECT_EQ(test, 110, atomic_read(&inner->entries));
+	KUNIT_EXPECT_EQ(test, 110, atomic_read(&inner->exits));
+	KUNIT_EXPECT_EQ(test, 0UL, outer.nmissed);
 }
 
 /*
