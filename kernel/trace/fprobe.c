@@ -729,39 +729,20 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 /*
- * The ftrace_ops callback: run the entry handlers of the fprobes on @ip which
- * it serves. With FPROBE_FTRACE_RETURN, these are all of them, and when some
- * have an exit handler, it pushes a function graph frame for them and hooks
- * the return itself; otherwise fprobe_entry() runs those. Flattened, so that
- * the address lookup, a good part of the cost of a probe, is inlined whole.
+ * fprobe_ftrace_entry() for any set of fprobes on @ip: with FPROBE_FTRACE_RETURN,
+ * when some have an exit handler, push a function graph frame with the data
+ * they need, run the entry handlers, and hook the return if one of the exit
+ * handlers is still wanted. Kept out of line, so that the fast path for one
+ * entry-only fprobe does not pay for its registers and stack.
  */
-static __flatten void
-fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
-		    struct ftrace_ops *ops, struct ftrace_regs *fregs)
+static noinline void
+fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
+			  unsigned long parent_ip, struct ftrace_regs *fregs)
 {
 	unsigned long *fgraph_data = NULL;
 	unsigned long *retp = NULL;
-	struct rhlist_head *head;
 	int reserved_words = 0;
-	int used, bit;
-
-	/*
-	 * fprobe_ftrace_ops has no FTRACE_OPS_FL_RECURSION, so that ftrace
-	 * calls this directly: the recursion is caught here, and counted.
-	 */
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
-		fprobe_rcu_read_lock();
-		fprobe_count_missed(fprobe_ip_lookup(ip), true);
-		fprobe_rcu_read_unlock();
-		return;
-	}
-
-	/* The recursion lock disabled preemption: that is the RCU read lock. */
-	rcu_lock_acquire(&rcu_lock_map);
-	head = fprobe_ip_lookup(ip);
-	if (unlikely(!head))
-		goto out_unlock;
+	int used;
 
 #if FPROBE_FTRACE_RETURN
 	reserved_words = fprobe_entry_reserve_words(head);
@@ -788,6 +769,52 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 			function_graph_commit_ops(retp);
 		else
 			function_graph_cancel_ops(retp);
+	}
+}
+NOKPROBE_SYMBOL(fprobe_ftrace_entry_nodes);
+
+/*
+ * The ftrace_ops callback: run the entry handlers of the fprobes on @ip which
+ * it serves. With FPROBE_FTRACE_RETURN, these are all of them, and the
+ * returns are hooked from here; otherwise, these are the entry-only ones.
+ * The address lookup and the call of a lone entry-only fprobe, the most
+ * common case, are inlined; fprobe_ftrace_entry_nodes() does the rest.
+ */
+static __flatten void
+fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *head;
+	struct fprobe *fp;
+	int bit;
+
+	/*
+	 * fprobe_ftrace_ops has no FTRACE_OPS_FL_RECURSION, so that ftrace
+	 * calls this directly: the recursion is caught here, and counted.
+	 */
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		fprobe_rcu_read_lock();
+		fprobe_count_missed(fprobe_ip_lookup(ip), true);
+		fprobe_rcu_read_unlock();
+		return;
+	}
+
+	/* The recursion lock disabled preemption: that is the RCU read lock. */
+	rcu_lock_acquire(&rcu_lock_map);
+	head = fprobe_ip_lookup(ip);
+	if (unlikely(!head))
+		goto out_unlock;
+
+	/* One fprobe on the address, without an exit handler */
+	node = container_of(head, struct fprobe_hlist_node, hlist);
+	fp = READ_ONCE(node->fp);
+	if (likely(!rcu_access_pointer(head->next) && fp && !fp->exit_handler)) {
+		if (!fprobe_disabled(fp))
+			fprobe_call_entry_handler(fp, ip, parent_ip, fregs, NULL);
+	} else {
+		fprobe_ftrace_entry_nodes(head, ip, parent_ip, fregs);
 	}
 out_unlock:
 	rcu_lock_release(&rcu_lock_map);
