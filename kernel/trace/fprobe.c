@@ -610,6 +610,53 @@ out_unlock:
 }
 #endif /* !FPROBE_FTRACE_RETURN */
 
+/*
+ * Can the exit handler of @fp, which got @data_words of entry data, be
+ * called? The fprobe may have been unregistered after the entry.
+ */
+static nokprobe_inline bool fprobe_exit_valid(struct fprobe *fp,
+					      unsigned int data_words)
+{
+	return is_fprobe_still_exist(fp) && !fprobe_disabled(fp) &&
+	       SIZE_IN_LONG(fp->entry_data_size) == data_words;
+}
+
+/*
+ * fprobe_return() for the @size_words of @fgraph_data saved by several
+ * fprobes, or when the call is a recursion (@missed): then the exit handlers
+ * are not called, and each fprobe counts a miss.
+ */
+static noinline void
+fprobe_return_all(struct ftrace_graph_ret *trace, unsigned long *fgraph_data,
+		  int size_words, unsigned long ret_ip,
+		  struct ftrace_regs *fregs, bool missed)
+{
+	unsigned int data_words;
+	struct fprobe *fp;
+	int curr;
+
+	for (curr = 0; curr < size_words && fgraph_data[curr];
+	     curr += FPROBE_HEADER_SIZE_IN_LONG + data_words) {
+		fp = read_fprobe_header_fp(&fgraph_data[curr]);
+		data_words = read_fprobe_header_size(&fgraph_data[curr]);
+		if (WARN_ON_ONCE(curr + FPROBE_HEADER_SIZE_IN_LONG + data_words >
+				 size_words))
+			break;
+		if (!fprobe_exit_valid(fp, data_words))
+			continue;
+		if (missed) {
+			fp->nmissed++;
+			continue;
+		}
+		fp->exit_handler(fp, trace->func, ret_ip, fregs,
+				 data_words ?
+				 fgraph_data + curr + FPROBE_HEADER_SIZE_IN_LONG :
+				 NULL);
+	}
+}
+
+NOKPROBE_SYMBOL(fprobe_return_all);
+
 static void fprobe_return(struct ftrace_graph_ret *trace,
 			  struct fgraph_ops *gops,
 			  struct ftrace_regs *fregs)
@@ -619,7 +666,7 @@ static void fprobe_return(struct ftrace_graph_ret *trace,
 	int size, size_words;
 	unsigned long ret_ip;
 	struct fprobe *fp;
-	int bit, curr;
+	int bit;
 
 	if (WARN_ON_ONCE(!fregs))
 		return;
@@ -634,25 +681,19 @@ static void fprobe_return(struct ftrace_graph_ret *trace,
 	preempt_disable_notrace();
 	bit = ftrace_test_recursion_trylock(trace->func, ret_ip);
 
-	for (curr = 0; curr < size_words && fgraph_data[curr];
-	     curr += FPROBE_HEADER_SIZE_IN_LONG + data_words) {
-		fp = read_fprobe_header_fp(&fgraph_data[curr]);
-		data_words = read_fprobe_header_size(&fgraph_data[curr]);
-		if (WARN_ON_ONCE(curr + FPROBE_HEADER_SIZE_IN_LONG + data_words >
-				 size_words))
-			break;
-		/* The fprobe may have been unregistered after the entry. */
-		if (!is_fprobe_still_exist(fp) || fprobe_disabled(fp) ||
-		    SIZE_IN_LONG(fp->entry_data_size) != data_words)
-			continue;
-		if (bit < 0) {
-			fp->nmissed++;
-			continue;
-		}
-		fp->exit_handler(fp, trace->func, ret_ip, fregs,
-				 data_words ?
-				 fgraph_data + curr + FPROBE_HEADER_SIZE_IN_LONG :
-				 NULL);
+	/* The data of one fprobe, the common case, is handled inline. */
+	data_words = read_fprobe_header_size(fgraph_data);
+	if (likely(bit >= 0 && fgraph_data[0] &&
+		   FPROBE_HEADER_SIZE_IN_LONG + data_words == size_words)) {
+		fp = read_fprobe_header_fp(fgraph_data);
+		if (fprobe_exit_valid(fp, data_words))
+			fp->exit_handler(fp, trace->func, ret_ip, fregs,
+					 data_words ?
+					 fgraph_data + FPROBE_HEADER_SIZE_IN_LONG :
+					 NULL);
+	} else {
+		fprobe_return_all(trace, fgraph_data, size_words, ret_ip,
+				  fregs, bit < 0);
 	}
 
 	if (bit >= 0)
@@ -732,17 +773,22 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
  * fprobe_ftrace_entry() for any set of fprobes on @ip: with FPROBE_FTRACE_RETURN,
  * when some have an exit handler, push a function graph frame with the data
  * they need, run the entry handlers, and hook the return if one of the exit
- * handlers is still wanted. Kept out of line, so that the fast path for one
- * entry-only fprobe does not pay for its registers and stack.
+ * handlers is still wanted. Kept out of line, with the full address lookup,
+ * so that the fast paths of fprobe_ftrace_entry() keep few registers.
  */
 static noinline void
-fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
-			  unsigned long parent_ip, struct ftrace_regs *fregs)
+fprobe_ftrace_entry_nodes(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_regs *fregs)
 {
 	unsigned long *fgraph_data = NULL;
 	unsigned long *retp = NULL;
+	struct rhlist_head *head;
 	int reserved_words = 0;
 	int used;
+
+	head = fprobe_ip_lookup(ip);
+	if (!head)
+		return;
 
 #if FPROBE_FTRACE_RETURN
 	reserved_words = fprobe_entry_reserve_words(head);
@@ -771,14 +817,68 @@ fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
 			function_graph_cancel_ops(retp);
 	}
 }
+
 NOKPROBE_SYMBOL(fprobe_ftrace_entry_nodes);
+
+#if FPROBE_FTRACE_RETURN
+/*
+ * fprobe_ftrace_entry_nodes() for one enabled fprobe with an exit handler,
+ * the only one on @ip.
+ */
+static noinline void
+fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
+			unsigned long parent_ip, struct ftrace_regs *fregs)
+{
+	unsigned long *retp = arch_fprobe_return_address_ptr(fregs);
+	int words = fprobe_reserve_words(fp);
+	unsigned long *fgraph_data;
+	void *data;
+
+	fgraph_data = function_graph_enter_ops(&fprobe_graph_ops, ip, retp,
+					       words * sizeof(long));
+	if (unlikely(!fgraph_data)) {
+		fp->nmissed++;
+		return;
+	}
+
+	data = fp->entry_data_size ?
+	       fgraph_data + FPROBE_HEADER_SIZE_IN_LONG : NULL;
+	if (fprobe_call_entry_handler(fp, ip, parent_ip, fregs, data)) {
+		function_graph_cancel_ops(retp);
+		return;
+	}
+
+	write_fprobe_header(fgraph_data, fp, words - FPROBE_HEADER_SIZE_IN_LONG);
+	function_graph_commit_ops(retp);
+}
+
+NOKPROBE_SYMBOL(fprobe_ftrace_entry_one);
+#else
+/* Never called: fprobe_entry() serves the fprobes with an exit handler. */
+static inline void
+fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
+			unsigned long parent_ip, struct ftrace_regs *fregs)
+{
+}
+#endif
+
+/* Count the recursion on @ip as a miss of its fprobes */
+static noinline void fprobe_ftrace_missed(unsigned long ip)
+{
+	fprobe_rcu_read_lock();
+	fprobe_count_missed(fprobe_ip_lookup(ip), true);
+	fprobe_rcu_read_unlock();
+}
+
+NOKPROBE_SYMBOL(fprobe_ftrace_missed);
 
 /*
  * The ftrace_ops callback: run the entry handlers of the fprobes on @ip which
  * it serves. With FPROBE_FTRACE_RETURN, these are all of them, and the
  * returns are hooked from here; otherwise, these are the entry-only ones.
- * The address lookup and the call of a lone entry-only fprobe, the most
- * common case, are inlined; fprobe_ftrace_entry_nodes() does the rest.
+ * A lone fprobe on an address found in the cache, the most common case, is
+ * called from here (or from fprobe_ftrace_entry_one() if it has an exit
+ * handler); fprobe_ftrace_entry_nodes() does the rest.
  */
 static __flatten void
 fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
@@ -795,28 +895,28 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	 */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0) {
-		fprobe_rcu_read_lock();
-		fprobe_count_missed(fprobe_ip_lookup(ip), true);
-		fprobe_rcu_read_unlock();
+		fprobe_ftrace_missed(ip);
 		return;
 	}
 
 	/* The recursion lock disabled preemption: that is the RCU read lock. */
 	rcu_lock_acquire(&rcu_lock_map);
-	head = fprobe_ip_lookup(ip);
-	if (unlikely(!head))
-		goto out_unlock;
-
-	/* One fprobe on the address, without an exit handler */
-	node = container_of(head, struct fprobe_hlist_node, hlist);
-	fp = READ_ONCE(node->fp);
-	if (likely(!rcu_access_pointer(head->next) && fp && !fp->exit_handler)) {
-		if (!fprobe_disabled(fp))
-			fprobe_call_entry_handler(fp, ip, parent_ip, fregs, NULL);
+	head = rcu_dereference(*fprobe_ip_cache_slot(ip));
+	if (likely(head && fprobe_rhl_addr(head) == ip &&
+		   !rcu_access_pointer(head->next))) {
+		node = container_of(head, struct fprobe_hlist_node, hlist);
+		fp = READ_ONCE(node->fp);
+		if (likely(fp && !fprobe_disabled(fp))) {
+			if (!fp->exit_handler)
+				fprobe_call_entry_handler(fp, ip, parent_ip,
+							  fregs, NULL);
+			else if (FPROBE_FTRACE_RETURN)
+				fprobe_ftrace_entry_one(fp, ip, parent_ip,
+							fregs);
+		}
 	} else {
-		fprobe_ftrace_entry_nodes(head, ip, parent_ip, fregs);
+		fprobe_ftrace_entry_nodes(ip, parent_ip, fregs);
 	}
-out_unlock:
 	rcu_lock_release(&rcu_lock_map);
 	ftrace_test_recursion_unlock(bit);
 }
