@@ -144,7 +144,8 @@ stats() { # FILE TYPE: the number of TYPE events in a perf.data
 # The records a recording lost: perf fprobe's own count (lost in the ring
 # buffer or missed by the fprobe, PERF_RECORD_LOST and _LOST_SAMPLES), and
 # for perf record the number of PERF_RECORD_LOST{,_SAMPLES} it holds
-fprobe_lost() { perf fprobe report -i "$1" 2>/dev/null | sed -n 's/^# lost records: //p'; }
+# (the number alone: the report's line goes on with an explanation)
+fprobe_lost() { perf fprobe report -i "$1" 2>/dev/null | sed -n 's/^# lost records: \([0-9]*\).*/\1/p'; }
 record_lost() { echo $(($(stats "$1" LOST) + $(stats "$1" LOST_SAMPLES))); }
 echo "f:fpbench/vfs_read vfs_read" >>"$tr/dynamic_events"
 echo "f:fpbench/vfs_read_ret vfs_read%return" >>"$tr/dynamic_events"

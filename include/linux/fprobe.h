@@ -111,6 +111,7 @@ static inline bool fprobe_shared_with_kprobes(struct fprobe *fp)
 #define FPROBE_TRACED_BY_FTRACE		BIT(1)
 
 unsigned int fprobe_traced_by(unsigned long addr);
+unsigned int fprobe_ip_cache_size(void);
 #endif
 
 #ifdef CONFIG_FPROBE

@@ -271,6 +271,17 @@ static __always_inline bool fprobe_is_ftrace(struct fprobe *fp)
 }
 #endif
 
+/* An upper bound of the number of probed addresses, for the cache size */
+static int fprobe_nr_addrs(void)
+{
+	int nr = fprobe_graph_nr_addrs;
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+	nr += fprobe_ftrace_nr_addrs;
+#endif
+	return nr;
+}
+
 /* Hash the probed address (the key of fprobe_ip_table) */
 static u32 fprobe_node_hashfn(const void *data, u32 len, u32 seed)
 {
@@ -336,18 +347,82 @@ static __always_inline void fprobe_rcu_read_unlock(void)
  * are freed after an RCU grace period that follows their removal from both.
  * A slot whose address is no longer probed becomes free for the next
  * address that hashes to it and is inserted.
+ *
+ * The cache has BIT(fprobe_ip_cache_bits) slots, at least twice as many as
+ * there are probed addresses (up to FPROBE_IP_CACHE_MAX_BITS), so that most
+ * addresses have a slot of their own even when every function is probed:
+ * fprobe_ip_cache_grow() replaces it with a bigger one as addresses are
+ * added. It never shrinks, so a reader which reads the size, then the array
+ * (see fprobe_ip_cache_slot()), always indexes within the array it reads.
  */
-#define FPROBE_IP_CACHE_BITS	12
-static struct rhlist_head __rcu *fprobe_ip_cache[BIT(FPROBE_IP_CACHE_BITS)];
+#define FPROBE_IP_CACHE_MIN_BITS	12
+#define FPROBE_IP_CACHE_MAX_BITS	17
+static struct rhlist_head __rcu *fprobe_ip_cache_min[BIT(FPROBE_IP_CACHE_MIN_BITS)];
+static struct rhlist_head __rcu **fprobe_ip_cache = fprobe_ip_cache_min;
+static unsigned int fprobe_ip_cache_bits = FPROBE_IP_CACHE_MIN_BITS;
 
 static __always_inline struct rhlist_head __rcu **fprobe_ip_cache_slot(unsigned long addr)
 {
-	return &fprobe_ip_cache[hash_long(addr, FPROBE_IP_CACHE_BITS)];
+	/* The size first: the array is at least that big. */
+	unsigned int bits = smp_load_acquire(&fprobe_ip_cache_bits);
+
+	return &READ_ONCE(fprobe_ip_cache)[hash_long(addr, bits)];
 }
 
 static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
 {
 	return container_of(head, struct fprobe_hlist_node, hlist)->addr;
+}
+
+/*
+ * Make the cache at least twice as big as the number of probed addresses,
+ * @nr_addrs, if it can grow. Filled from the fprobes registered so far; the
+ * nodes being inserted are added to it afterwards, by fprobe_ip_cache_update().
+ * If the allocation fails, the smaller cache goes on working.
+ */
+static void fprobe_ip_cache_grow(int nr_addrs)
+{
+	unsigned int bits = fprobe_ip_cache_bits, i, slot;
+	struct rhlist_head __rcu **cache, **old;
+	struct fprobe_hlist *fph;
+	struct rhlist_head *head;
+	unsigned long addr;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	while (bits < FPROBE_IP_CACHE_MAX_BITS && BIT(bits) < 2UL * nr_addrs)
+		bits++;
+	if (bits == fprobe_ip_cache_bits)
+		return;
+
+	cache = kvcalloc(BIT(bits), sizeof(*cache), GFP_KERNEL_ACCOUNT);
+	if (!cache)
+		return;
+
+	rcu_read_lock();
+	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry_rcu(fph, &fprobe_table[i], hlist,
+					 lockdep_is_held(&fprobe_mutex)) {
+			for (int j = 0; j < fph->size; j++) {
+				addr = fph->array[j].addr;
+				slot = hash_long(addr, bits);
+				if (rcu_access_pointer(cache[slot]))
+					continue;
+				head = rhltable_lookup(&fprobe_ip_table, &addr,
+						       fprobe_rht_params);
+				RCU_INIT_POINTER(cache[slot], head);
+			}
+		}
+	}
+	rcu_read_unlock();
+
+	old = fprobe_ip_cache;
+	/* Publish the filled array, before its size: see fprobe_ip_cache_slot() */
+	smp_store_release(&fprobe_ip_cache, cache);
+	/* Pairs with the acquire in fprobe_ip_cache_slot() */
+	smp_store_release(&fprobe_ip_cache_bits, bits);
+	if (old != fprobe_ip_cache_min)
+		kvfree_rcu_mightsleep(old);
 }
 
 /* Find the nodes probing @addr. Must be called under RCU or fprobe_mutex. */
@@ -1055,6 +1130,20 @@ unsigned int fprobe_traced_by(unsigned long addr)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(fprobe_traced_by);
+
+/**
+ * fprobe_ip_cache_size() - The number of slots of the address cache.
+ *
+ * For the KUnit tests, which check that it grows with the probed addresses.
+ *
+ * Return: the number of slots, a power of 2.
+ */
+unsigned int fprobe_ip_cache_size(void)
+{
+	guard(mutex)(&fprobe_mutex);
+	return BIT(fprobe_ip_cache_bits);
+}
+EXPORT_SYMBOL_IF_KUNIT(fprobe_ip_cache_size);
 #endif /* CONFIG_KUNIT */
 
 #if FPROBE_FTRACE_RETURN
@@ -1193,6 +1282,7 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 	ret = fprobe_add_ips(ftrace, addrs, count);
 	if (ret)
 		return ret;
+	fprobe_ip_cache_grow(fprobe_nr_addrs());
 
 	for (i = 0; i < fph->size; i++) {
 		ret = rhltable_insert(&fprobe_ip_table, &fph->array[i].hlist,

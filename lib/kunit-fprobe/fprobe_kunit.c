@@ -446,6 +446,37 @@ static void fprobe_test_counts(struct kunit *test)
 }
 
 /*
+ * The address cache grows when more addresses are probed than it has room
+ * for: an fprobe on some 4,000 functions ("s*" and "p*", which include
+ * the scheduler's and printk's) next to one on the target, whose every call
+ * must still be found, before, while and after the cache is replaced.
+ */
+static void fprobe_test_many_addresses(struct kunit *test)
+{
+	struct test_probe tp, many;
+	unsigned int size0;
+
+	tp_init(&tp, true, true, sizeof(long));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, "fprobe_kunit_target", NULL));
+	call_target(NR_CALLS);
+	size0 = fprobe_ip_cache_size();
+
+	tp_init(&many, true, false, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&many.fp, "s* p*", NULL));
+	KUNIT_EXPECT_GT(test, fprobe_ip_cache_size(), size0);
+	call_target(NR_CALLS);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&many.fp));
+	KUNIT_EXPECT_GT(test, atomic_read(&many.entries), 0);
+
+	call_target(NR_CALLS);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+	KUNIT_EXPECT_EQ(test, 3 * NR_CALLS, atomic_read(&tp.entries));
+	KUNIT_EXPECT_EQ(test, 3 * NR_CALLS, atomic_read(&tp.exits));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp.bad_data));
+	KUNIT_EXPECT_EQ(test, 0UL, tp.fp.nmissed);
+}
+
+/*
  * register_fprobe_syms() sorts the array it is given: pass it a
  * copy (the tests' tables are in .rodata)
  */
@@ -1155,6 +1186,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE(fprobe_test_entry_data_too_big),
 	KUNIT_CASE(fprobe_test_entry_data_shared_block),
 	KUNIT_CASE(fprobe_test_counts),
+	KUNIT_CASE(fprobe_test_many_addresses),
 	KUNIT_CASE(fprobe_test_filters),
 	KUNIT_CASE(fprobe_test_syms_unknown),
 	KUNIT_CASE(fprobe_test_skip),
