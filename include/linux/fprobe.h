@@ -114,6 +114,9 @@ unsigned int fprobe_traced_by(unsigned long addr);
 unsigned int fprobe_ip_cache_size(void);
 #endif
 
+/* The address cache of fprobe has up to BIT(FPROBE_IP_CACHE_MAX_BITS) slots */
+#define FPROBE_IP_CACHE_MAX_BITS	17
+
 #ifdef CONFIG_FPROBE
 int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter);
 int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num);

@@ -105,11 +105,12 @@
  * still registered, since it may have been unregistered (and freed) while
  * the traced function was running.
  *
- * On function entry, fprobe_entry() (or fprobe_ftrace_entry(), with
- * FPROBE_FTRACE_RETURN) reserves ONE block on the task's shadow stack
+ * On function entry, fprobe_entry() (or, with FPROBE_FTRACE_RETURN,
+ * fprobe_ftrace_entry_one() for a lone fprobe and fprobe_ftrace_entry_nodes()
+ * for several) reserves ONE block on the task's shadow stack
  * (fgraph_reserve_data() or function_graph_enter_ops()) for all fprobes on
- * that address which have an exit handler. Each of them gets a header word, followed by its entry
- * data, rounded up to longs. With two such fprobes, where fp1 has 2 longs of
+ * that address which have an exit handler. Each of them gets a header word,
+ * followed by its entry data, rounded up to longs. With two such fprobes, where fp1 has 2 longs of
  * entry data and fp2 none, the block is: (the stack grows upward)
  *
  *  +--------------------------------------------+
@@ -130,10 +131,11 @@
  * Otherwise the header is two longs: the fprobe address and the size.
  *
  * An fprobe whose entry handler returns non-zero gets no header, so its exit
- * handler is not called (and if none gets one, fprobe_ftrace_entry() drops
- * the frame with function_graph_cancel_ops()). On function return, fprobe_return() reads the block
- * back (fgraph_retrieve_data()) and calls the exit handler of each fprobe in
- * it that is still registered, with the ftrace_regs saved at the return.
+ * handler is not called (and if none gets one, the frame is dropped with
+ * function_graph_cancel_ops()). On function return, fprobe_return() reads
+ * the block back (fgraph_retrieve_data()) and calls the exit handler of each
+ * fprobe in it that is still registered, with the ftrace_regs saved at the
+ * return.
  *
  * fprobe_ip_table has a direct-mapped cache of one address per slot in front
  * of it (fprobe_ip_cache, see fprobe_ip_lookup()).
@@ -356,7 +358,6 @@ static __always_inline void fprobe_rcu_read_unlock(void)
  * (see fprobe_ip_cache_slot()), always indexes within the array it reads.
  */
 #define FPROBE_IP_CACHE_MIN_BITS	12
-#define FPROBE_IP_CACHE_MAX_BITS	17
 static struct rhlist_head __rcu *fprobe_ip_cache_min[BIT(FPROBE_IP_CACHE_MIN_BITS)];
 static struct rhlist_head __rcu **fprobe_ip_cache = fprobe_ip_cache_min;
 static unsigned int fprobe_ip_cache_bits = FPROBE_IP_CACHE_MIN_BITS;
@@ -395,11 +396,23 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 	if (bits == fprobe_ip_cache_bits)
 		return;
 
-	cache = kvcalloc(BIT(bits), sizeof(*cache), GFP_KERNEL_ACCOUNT);
+	/* Shared by all the fprobe users: not charged to this one */
+	cache = kvcalloc(BIT(bits), sizeof(*cache), GFP_KERNEL);
 	if (!cache)
 		return;
 
-	rcu_read_lock();
+	/*
+	 * The addresses which have a slot keep one: with more bits, those of
+	 * two different slots still hash to two different slots.
+	 */
+	for (i = 0; i < BIT(fprobe_ip_cache_bits); i++) {
+		head = rcu_dereference_protected(fprobe_ip_cache[i],
+						 lockdep_is_held(&fprobe_mutex));
+		if (head)
+			RCU_INIT_POINTER(cache[hash_long(fprobe_rhl_addr(head), bits)],
+					 head);
+	}
+	/* Then the others, in the free slots */
 	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
 		hlist_for_each_entry_rcu(fph, &fprobe_table[i], hlist,
 					 lockdep_is_held(&fprobe_mutex)) {
@@ -408,13 +421,15 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 				slot = hash_long(addr, bits);
 				if (rcu_access_pointer(cache[slot]))
 					continue;
+				rcu_read_lock();
 				head = rhltable_lookup(&fprobe_ip_table, &addr,
 						       fprobe_rht_params);
+				rcu_read_unlock();
 				RCU_INIT_POINTER(cache[slot], head);
 			}
+			cond_resched();
 		}
 	}
-	rcu_read_unlock();
 
 	old = fprobe_ip_cache;
 	/* Publish the filled array, before its size: see fprobe_ip_cache_slot() */

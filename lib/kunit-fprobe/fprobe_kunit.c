@@ -448,22 +448,25 @@ static void fprobe_test_counts(struct kunit *test)
 /*
  * The address cache grows when more addresses are probed than it has room
  * for: an fprobe on some 4,000 functions ("s*" and "p*", which include
- * the scheduler's and printk's) next to one on the target, whose every call
- * must still be found, before, while and after the cache is replaced.
+ * the scheduler's and printk's; 4,096 slots at first) next to one on the
+ * target, whose every call must still be found, before and after the cache
+ * is replaced. The cache has at least two slots per probed address (up to
+ * its maximum size), whatever happened before.
  */
 static void fprobe_test_many_addresses(struct kunit *test)
 {
 	struct test_probe tp, many;
-	unsigned int size0;
+	unsigned long nr_addrs;
 
 	tp_init(&tp, true, true, sizeof(long));
 	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, "fprobe_kunit_target", NULL));
 	call_target(NR_CALLS);
-	size0 = fprobe_ip_cache_size();
 
 	tp_init(&many, true, false, 0);
 	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&many.fp, "s* p*", NULL));
-	KUNIT_EXPECT_GT(test, fprobe_ip_cache_size(), size0);
+	nr_addrs = many.fp.hlist_array->size + 1;
+	KUNIT_EXPECT_GE(test, (unsigned long)fprobe_ip_cache_size(),
+			min(2 * nr_addrs, BIT(FPROBE_IP_CACHE_MAX_BITS)));
 	call_target(NR_CALLS);
 	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&many.fp));
 	KUNIT_EXPECT_GT(test, atomic_read(&many.entries), 0);
