@@ -55,13 +55,11 @@ loop_seq() {
 	echo "${n:-0}"
 }
 
-# check_reads WHAT FILE: the loop's reads in perf fprobe's --calls FILE are
-# each complete (the size asked is the size read), and consecutive; there
-# is at least one, the loop having read throughout the recording
-check_reads() {
-	local what=$1 file=$2 out
-
-	out=$(awk -v base=$SEQ_BASE '
+# loop_reads FILE: "N LO HI BAD" for the loop's reads in perf fprobe's
+# --calls FILE: N reads, the i of the first and last ones, and BAD reads
+# whose size read is not the size asked
+loop_reads() {
+	awk -v base=$SEQ_BASE '
 		match($0, /vfs_read\(.*count=[0-9]+\) = [0-9]+$/) {
 			call = substr($0, RSTART, RLENGTH)
 			sub(/.*count=/, "", call)
@@ -74,7 +72,16 @@ check_reads() {
 			if (!n || i > hi) hi = i
 			n++
 		}
-		END { printf "%d %d %d %d\n", n, lo, hi, bad }' "$file")
+		END { printf "%d %d %d %d\n", n, lo, hi, bad }' "$1"
+}
+
+# check_reads WHAT FILE: the loop's reads in perf fprobe's --calls FILE are
+# each complete (the size asked is the size read), and consecutive; there
+# is at least one, the loop having read throughout the recording
+check_reads() {
+	local what=$1 file=$2 out
+
+	out=$(loop_reads "$file")
 	read -r n lo hi bad <<<"$out"
 	echo "$what: $n reads of the loop, its reads $lo..$hi"
 	[ "$n" -ge 1 ] || fail "$what: none of the loop's reads recorded"
@@ -95,6 +102,37 @@ gap() {
 	else
 		fail "$*"
 	fi
+}
+
+# ctrl_c N: perf fprobe -A, interrupted by SIGINT once its output file has
+# a header and the loop has read N more times; fails (status 1) if none of
+# the loop's reads was recorded, which happens when perf was still
+# synthesizing the tasks (with its events not enabled yet) after those N
+# reads: the caller then tries again with a longer wait. Whatever the wait,
+# perf must exit cleanly and print its summary.
+ctrl_c() {
+	local wait=$1 start s=0
+
+	rm -f "$tmpdir/int.data"
+	perf fprobe ${opt:+"$opt"} -A -a 'vfs_read count' -o "$tmpdir/int.data" --calls \
+		>"$tmpdir/int.out" 2>"$tmpdir/int.err" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null && [ ! -s "$tmpdir/int.data" ]; do
+		sleep 0.2
+	done
+	start=$(loop_seq)
+	while kill -0 $pid 2>/dev/null && [ "$(loop_seq)" -lt $((start + wait)) ]; do
+		sleep 0.2
+	done
+	kill -INT $pid
+	wait $pid || s=$?
+	# 0, or killed by the SIGINT it re-raises once done, as perf record does
+	[ $s -eq 0 ] || [ $s -eq 130 ] ||
+		fail "Ctrl-C: perf fprobe exits with $s: $(cat "$tmpdir/int.err")"
+	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/int.err" || fail "Ctrl-C: no summary"
+	[ "$(events_left)" = 0 ] || fail "fprobe events left after Ctrl-C"
+	[ "$(loop_reads "$tmpdir/int.out" | cut -d' ' -f1)" -gt 0 ] ||
+		{ echo "Ctrl-C after $wait reads: none of the loop's reads recorded"; return 1; }
 }
 
 # check_path PATH: -p, -A --duration and Ctrl-C through PATH (pmu or tracefs)
@@ -120,28 +158,10 @@ check_path() {
 	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/all.err" || fail "-A: no summary"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -A --duration"
 
-	# Ctrl-C ends the recording and the report is still printed: sent once
-	# perf's events are in place (its output file has a header)
-	# and the loop has read 20 more times
-	rm -f "$tmpdir/int.data"
-	perf fprobe ${opt:+"$opt"} -A -a 'vfs_read count' -o "$tmpdir/int.data" --calls \
-		>"$tmpdir/int.out" 2>"$tmpdir/int.err" &
-	pid=$!
-	while kill -0 $pid 2>/dev/null && [ ! -s "$tmpdir/int.data" ]; do
-		sleep 0.2
-	done
-	start=$(loop_seq)
-	while kill -0 $pid 2>/dev/null && [ "$(loop_seq)" -lt $((start + 20)) ]; do
-		sleep 0.2
-	done
-	kill -INT $pid
-	s=0
-	wait $pid || s=$?
-	# 0, or killed by the SIGINT it re-raises once done, as perf record does
-	[ $s -eq 0 ] || [ $s -eq 130 ] ||
-		fail "Ctrl-C: perf fprobe exits with $s: $(cat "$tmpdir/int.err")"
+	# Ctrl-C ends the recording and the report is still printed
+	ctrl_c 20 || ctrl_c 100 || ctrl_c 500 ||
+		fail "$1 Ctrl-C: none of the loop's reads recorded in 3 tries"
 	check_reads "$1 Ctrl-C" "$tmpdir/int.out"
-	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/int.err" || fail "Ctrl-C: no summary"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after Ctrl-C"
 }
 
