@@ -32,7 +32,10 @@ git -C "$BUILD/linux" show "$commit:kernel/trace/Makefile" | head -1 | grep -q 1
 	fail "the good patch is not in the assembled tree"
 git -C "$BUILD/linux" show "$commit:kernel/trace/zz_overlay.c" | grep -q 4242 ||
 	fail "the overlay file is not in the assembled tree"
-echo "ok: overlay and a good patch assemble"
+[ "$(git -C "$BUILD/linux" log --format=%s "base..$commit")" = "0001-good.patch
+overlay: project files no patch introduces yet" ] ||
+	fail "the assembly is not one commit for the overlay, then one per patch"
+echo "ok: overlay and a good patch assemble, one commit each"
 
 # The same patch again does not apply on top of itself.
 cp "$scratch/patches/0001-good.patch" "$scratch/patches/0002-broken.patch"

@@ -361,13 +361,26 @@ static __always_inline void fprobe_rcu_read_unlock(void)
 static struct rhlist_head __rcu *fprobe_ip_cache_min[BIT(FPROBE_IP_CACHE_MIN_BITS)];
 static struct rhlist_head __rcu **fprobe_ip_cache = fprobe_ip_cache_min;
 static unsigned int fprobe_ip_cache_bits = FPROBE_IP_CACHE_MIN_BITS;
+/* BITS_PER_LONG - fprobe_ip_cache_bits, what the readers use */
+static unsigned int fprobe_ip_cache_shift = BITS_PER_LONG - FPROBE_IP_CACHE_MIN_BITS;
+
+/* hash_long(@addr, BITS_PER_LONG - @shift), without computing the shift */
+static __always_inline unsigned long fprobe_ip_hash(unsigned long addr,
+						    unsigned int shift)
+{
+#if BITS_PER_LONG == 64
+	return (addr * GOLDEN_RATIO_64) >> shift;
+#else
+	return (addr * GOLDEN_RATIO_32) >> shift;
+#endif
+}
 
 static __always_inline struct rhlist_head __rcu **fprobe_ip_cache_slot(unsigned long addr)
 {
 	/* The size first: the array is at least that big. */
-	unsigned int bits = smp_load_acquire(&fprobe_ip_cache_bits);
+	unsigned int shift = smp_load_acquire(&fprobe_ip_cache_shift);
 
-	return &READ_ONCE(fprobe_ip_cache)[hash_long(addr, bits)];
+	return &READ_ONCE(fprobe_ip_cache)[fprobe_ip_hash(addr, shift)];
 }
 
 static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
@@ -383,7 +396,7 @@ static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
  */
 static void fprobe_ip_cache_grow(int nr_addrs)
 {
-	unsigned int bits = fprobe_ip_cache_bits, i, slot;
+	unsigned int bits = fprobe_ip_cache_bits, shift, i, slot;
 	struct rhlist_head __rcu **cache, **old;
 	struct fprobe_hlist *fph;
 	struct rhlist_head *head;
@@ -395,6 +408,7 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 		bits++;
 	if (bits == fprobe_ip_cache_bits)
 		return;
+	shift = BITS_PER_LONG - bits;
 
 	/* Shared by all the fprobe users: not charged to this one */
 	cache = kvcalloc(BIT(bits), sizeof(*cache), GFP_KERNEL);
@@ -409,8 +423,8 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 		head = rcu_dereference_protected(fprobe_ip_cache[i],
 						 lockdep_is_held(&fprobe_mutex));
 		if (head)
-			RCU_INIT_POINTER(cache[hash_long(fprobe_rhl_addr(head), bits)],
-					 head);
+			RCU_INIT_POINTER(cache[fprobe_ip_hash(fprobe_rhl_addr(head),
+							      shift)], head);
 	}
 	/* Then the others, in the free slots */
 	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
@@ -418,7 +432,7 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 					 lockdep_is_held(&fprobe_mutex)) {
 			for (int j = 0; j < fph->size; j++) {
 				addr = fph->array[j].addr;
-				slot = hash_long(addr, bits);
+				slot = fprobe_ip_hash(addr, shift);
 				if (rcu_access_pointer(cache[slot]))
 					continue;
 				rcu_read_lock();
@@ -435,7 +449,8 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 	/* Publish the filled array, before its size: see fprobe_ip_cache_slot() */
 	smp_store_release(&fprobe_ip_cache, cache);
 	/* Pairs with the acquire in fprobe_ip_cache_slot() */
-	smp_store_release(&fprobe_ip_cache_bits, bits);
+	smp_store_release(&fprobe_ip_cache_shift, shift);
+	fprobe_ip_cache_bits = bits;
 	if (old != fprobe_ip_cache_min)
 		kvfree_rcu_mightsleep(old);
 }
@@ -753,18 +768,23 @@ static void fprobe_return(struct ftrace_graph_ret *trace,
 {
 	unsigned long *fgraph_data;
 	unsigned int data_words;
-	int size, size_words;
 	unsigned long ret_ip;
 	struct fprobe *fp;
+	int size_words;
 	int bit;
 
 	if (WARN_ON_ONCE(!fregs))
 		return;
 
-	fgraph_data = fgraph_retrieve_data(gops->idx, &size);
+#if FPROBE_FTRACE_RETURN
+	/* fprobe_ftrace_entry() pushed the frame: the data is on its top. */
+	fgraph_data = fgraph_own_data(&size_words);
+#else
+	fgraph_data = fgraph_retrieve_data(gops->idx, &size_words);
 	if (WARN_ON_ONCE(!fgraph_data))
 		return;
-	size_words = SIZE_IN_LONG(size);
+	size_words = SIZE_IN_LONG(size_words);
+#endif
 	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 
 	/* Prevent the fprobes from being freed while accessing them. */
@@ -919,27 +939,29 @@ static noinline void
 fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 			unsigned long parent_ip, struct ftrace_regs *fregs)
 {
-	unsigned long *retp = arch_fprobe_return_address_ptr(fregs);
 	int words = fprobe_reserve_words(fp);
 	unsigned long *fgraph_data;
 	void *data;
 
-	fgraph_data = function_graph_enter_ops(&fprobe_graph_ops, ip, retp,
+	fgraph_data = function_graph_enter_ops(&fprobe_graph_ops, ip,
+					       arch_fprobe_return_address_ptr(fregs),
 					       words * sizeof(long));
 	if (unlikely(!fgraph_data)) {
 		fp->nmissed++;
 		return;
 	}
 
+	/*
+	 * The header is written first, so that few values live across the
+	 * calls; it is read at the return only if the frame is committed.
+	 */
+	write_fprobe_header(fgraph_data, fp, words - FPROBE_HEADER_SIZE_IN_LONG);
 	data = fp->entry_data_size ?
 	       fgraph_data + FPROBE_HEADER_SIZE_IN_LONG : NULL;
-	if (fprobe_call_entry_handler(fp, ip, parent_ip, fregs, data)) {
-		function_graph_cancel_ops(retp);
-		return;
-	}
-
-	write_fprobe_header(fgraph_data, fp, words - FPROBE_HEADER_SIZE_IN_LONG);
-	function_graph_commit_ops(retp);
+	if (fprobe_call_entry_handler(fp, ip, parent_ip, fregs, data))
+		function_graph_cancel_ops(arch_fprobe_return_address_ptr(fregs));
+	else
+		function_graph_commit_ops(arch_fprobe_return_address_ptr(fregs));
 }
 
 NOKPROBE_SYMBOL(fprobe_ftrace_entry_one);
