@@ -4,7 +4,8 @@
  *
  * A noinline target is called in a tight loop, for a given time or a given
  * number of calls, with one kind of probe on it: none, an ftrace_ops, an
- * fprobe (entry, entry+exit), a kprobe, a kretprobe, or whatever userspace
+ * fprobe (entry, entry+exit, or one of each: "mixed"), a kprobe, a kretprobe,
+ * or whatever userspace
  * attached ("external": an fprobe event in tracefs, an fprobe PMU event).
  * The scale cases register one entry+exit fprobe on the target and on a
  * list of other functions (or on every traceable function) and time the
@@ -29,7 +30,8 @@
  * table resizing, frees): probed, that work would otherwise be counted in
  * the loop, by a different amount each time. The loop stays on one CPU.
  *
- * CASE: none ftrace fprobe-entry fprobe-exit kprobe kretprobe external
+ * CASE: none ftrace fprobe-entry fprobe-exit fprobe-mixed kprobe kretprobe
+ *	 external
  *	 scale (the target and the syms list) scale-all (every function)
  */
 #include <linux/debugfs.h>
@@ -126,17 +128,20 @@ static struct ftrace_ops bench_ops = {
 	.func = bench_ftrace_func,
 };
 static struct fprobe bench_fp;
+/* fprobe-mixed: bench_fp has the entry handler only, bench_fp2 both */
+static struct fprobe bench_fp2;
 static struct kprobe bench_kp;
 static struct kretprobe bench_krp;
 
 enum bench_case {
 	CASE_NONE, CASE_FTRACE, CASE_FPROBE_ENTRY, CASE_FPROBE_EXIT,
 	CASE_KPROBE, CASE_KRETPROBE, CASE_EXTERNAL, CASE_SCALE, CASE_SCALE_ALL,
+	CASE_FPROBE_MIXED,
 };
 
 static const char * const bench_case_names[] = {
 	"none", "ftrace", "fprobe-entry", "fprobe-exit", "kprobe", "kretprobe",
-	"external", "scale", "scale-all",
+	"external", "scale", "scale-all", "fprobe-mixed",
 };
 
 /* Register the probe of @c on the target; 0 or -errno */
@@ -166,6 +171,19 @@ static int bench_attach(enum bench_case c)
 		if (c == CASE_FPROBE_EXIT)
 			bench_fp.exit_handler = bench_fprobe_exit;
 		return register_fprobe_ips(&bench_fp, &addr, 1);
+	case CASE_FPROBE_MIXED:
+		memset(&bench_fp, 0, sizeof(bench_fp));
+		memset(&bench_fp2, 0, sizeof(bench_fp2));
+		bench_fp.entry_handler = bench_fprobe_entry;
+		bench_fp2.entry_handler = bench_fprobe_entry;
+		bench_fp2.exit_handler = bench_fprobe_exit;
+		ret = register_fprobe_ips(&bench_fp, &addr, 1);
+		if (ret)
+			return ret;
+		ret = register_fprobe_ips(&bench_fp2, &addr, 1);
+		if (ret)
+			unregister_fprobe(&bench_fp);
+		return ret;
 	case CASE_KPROBE:
 		memset(&bench_kp, 0, sizeof(bench_kp));
 		bench_kp.addr = (kprobe_opcode_t *)addr;
@@ -211,6 +229,10 @@ static unsigned long bench_detach(enum bench_case c)
 	case CASE_SCALE_ALL:
 		unregister_fprobe(&bench_fp);
 		return bench_fp.nmissed;
+	case CASE_FPROBE_MIXED:
+		unregister_fprobe(&bench_fp2);
+		unregister_fprobe(&bench_fp);
+		return bench_fp.nmissed + bench_fp2.nmissed;
 	case CASE_KPROBE:
 		unregister_kprobe(&bench_kp);
 		return bench_kp.nmissed;

@@ -66,7 +66,7 @@ percall() { # CASE RESULT-LINE: print it as the result of CASE
 }
 want percall &&
 for r in $(seq "$reps"); do
-	for c in none ftrace fprobe-entry fprobe-exit kprobe kretprobe; do
+	for c in none ftrace fprobe-entry fprobe-exit fprobe-mixed kprobe kretprobe; do
 		out=$(run_case "$c") || die "case $c failed"
 		short "$out" && die "case $c reached ${ms} ms before $calls calls: $out"
 		percall "$c" "$out"

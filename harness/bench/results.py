@@ -23,6 +23,7 @@ PERCALL = [
     ("ftrace", "ftrace_ops hook only"),
     ("fprobe-entry", "fprobe, entry handler"),
     ("fprobe-exit", "fprobe, entry+exit handlers"),
+    ("fprobe-mixed", "fprobe entry-only + fprobe entry+exit"),
     ("kprobe", "kprobe"),
     ("kretprobe", "kretprobe"),
     ("fprobe-event", "fprobe event (tracefs)"),
@@ -176,7 +177,8 @@ def check_counts(r, kernel):
     calls, case = int(r["calls"]), r.get("case")
     hits, missed = int(r.get("hits", 0)), int(r.get("missed", 0))
     want = {"ftrace": calls, "fprobe-entry": calls, "kprobe": calls,
-            "kretprobe": calls, "fprobe-exit": 2 * calls}.get(case)
+            "kretprobe": calls, "fprobe-exit": 2 * calls,
+            "fprobe-mixed": 3 * calls}.get(case)
     if want is not None and hits + missed < want:
         errors.append(f"{kernel} {case} rep {r['rep']}: {hits} handler runs "
                       f"and {missed} missed for {calls} calls")
@@ -331,6 +333,16 @@ def percall_icount(rows, res):
             continue
         res["ratios"][name] = {"ratio": added[a]["mean"] / added[b]["mean"]}
         print(f"   {name:<42}{fmt_mean_ratio(added[a], added[b]):>14}")
+    # the two fprobes on one function, against the sum of each alone
+    for k in KERNELS:
+        parts = [added.get((k, c)) for c in ("fprobe-mixed", "fprobe-entry", "fprobe-exit")]
+        if None in parts:
+            errors.append(f"no ratio fprobe-mixed / (fprobe-entry + fprobe-exit) on {k}")
+            continue
+        name = f"fprobe-mixed / (entry + entry+exit alone) ({k})"
+        both = {"mean": parts[1]["mean"] + parts[2]["mean"]}
+        res["ratios"][name] = {"ratio": parts[0]["mean"] / both["mean"]}
+        print(f"   {name:<42}{fmt_mean_ratio(parts[0], both):>14}")
     return bare
 
 
