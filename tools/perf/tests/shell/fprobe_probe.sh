@@ -2,7 +2,8 @@
 # perf fprobe: -V and -l, and clear errors for bad probes
 # SPDX-License-Identifier: GPL-2.0
 
-set -e
+# No set -e: a command that fails where it should not is a failure named
+# by fail(), not a silent exit halfway through.
 
 # shellcheck source=lib/fprobe.sh
 . "$(dirname "$0")"/lib/fprobe.sh
@@ -24,13 +25,16 @@ trap_cleanup() {
 trap trap_cleanup TERM INT
 trap cleanup EXIT
 
+fails=
 fail() {
 	echo "FAIL: $*"
+	fails="$fails
+FAIL: $*"
 	err=1
 }
 
 # -V: the parameters of vfs_read by name with their DWARF types
-perf fprobe -V vfs_read >"$tmpdir/vars"
+perf fprobe -V vfs_read >"$tmpdir/vars" || fail "-V vfs_read exits with $?"
 cat "$tmpdir/vars"
 grep -q '^ssize_t vfs_read(struct file\* file, char\* buf, size_t count, loff_t\* pos)$' \
 	"$tmpdir/vars" || fail "-V vfs_read prototype"
@@ -39,7 +43,7 @@ grep -Eq '^  arg3 +count +size_t +u64$' "$tmpdir/vars" ||
 grep -Eq '^  return +ssize_t +s64$' "$tmpdir/vars" || fail "-V vfs_read: return type"
 
 # -l: traceable functions by glob
-perf fprobe -l 'vfs_rea*' >"$tmpdir/list"
+perf fprobe -l 'vfs_rea*' >"$tmpdir/list" || fail "-l 'vfs_rea*' exits with $?"
 grep -qx vfs_read "$tmpdir/list" || fail "-l 'vfs_rea*' does not list vfs_read"
 if grep -v '^vfs_rea' "$tmpdir/list"; then
 	fail "-l 'vfs_rea*' lists functions that do not match"
@@ -67,7 +71,8 @@ grep -q 'close matches.* count' "$tmpdir/err" || fail "count not suggested"
 # a function the kernel has but ftrace cannot trace
 notrace=$(awk 'FILENAME != "/proc/kallsyms" { avail[$1] = 1; next }
 	$2 ~ /^[tT]$/ && $3 ~ /^[a-z_][a-z0-9_]*$/ && !($3 in avail) { print $3; exit }' \
-	/sys/kernel/tracing/available_filter_functions /proc/kallsyms)
+	/sys/kernel/tracing/available_filter_functions /proc/kallsyms) ||
+	fail "reading available_filter_functions and kallsyms"
 if [ -n "$notrace" ]; then
 	if perf fprobe -a "$notrace" -- true 2>"$tmpdir/err"; then
 		fail "notrace function $notrace accepted"
@@ -93,7 +98,8 @@ grep -q "no traceable function matches 'vfs_rea\*' (less --exclude)" "$tmpdir/er
 # a command that does not exist: an error naming why, not a crash
 rc=0
 perf fprobe -a vfs_read -- /no/such/command 2>"$tmpdir/err" || rc=$?
-[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "a missing command exits with $rc"
+[ $rc -ne 0 ] && [ $rc -lt 128 ] ||
+	fail "a missing command exits with $rc: $(cat "$tmpdir/err")"
 grep -q 'No such file or directory' "$tmpdir/err" ||
 	fail "no error for a missing command: $(cat "$tmpdir/err")"
 
@@ -118,5 +124,8 @@ if perf fprobe report --min-latency 10xs -i /dev/null 2>/dev/null; then
 fi
 
 [ "$(grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events || true)" = 0 ] ||
-	fail "fprobe events left in dynamic_events"
+	fail "fprobe events left in dynamic_events: $(grep '^f:perf_fprobe/' \
+		/sys/kernel/tracing/dynamic_events)"
+# the failures again, last, where a truncated log keeps them
+[ -z "$fails" ] || echo "$fails"
 exit $err
