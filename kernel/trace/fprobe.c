@@ -338,27 +338,36 @@ static __always_inline void fprobe_rcu_read_unlock(void)
 /*
  * The address lookup is most of the cost of an entry-only fprobe, and the
  * rhltable's generic lookup takes some 30 instructions. fprobe_ip_cache is a
- * direct-mapped cache in front of it: each slot holds the first node of one
- * probed address, or NULL, so that a hit costs a hash, a load and a compare.
- * The first address to land in a slot keeps it until it is no longer probed;
- * the others, and any miss, go to the rhltable. Updated with the rhltable,
- * under fprobe_mutex, so that a slot always holds the current first node of
- * its address, except while a node is being inserted or removed: a reader
- * may then start from the previous first node, which still leads to the
- * others (a removed node keeps its next pointer, and has a NULL fp). Nodes
- * are freed after an RCU grace period that follows their removal from both.
- * A slot whose address is no longer probed becomes free for the next
- * address that hashes to it and is inserted.
+ * set-associative cache in front of it: each slot holds the first node of
+ * one probed address, or NULL, so that a hit costs a hash, a load and a
+ * compare. An address hashes to a slot of its own, and may be held in any
+ * slot of the set of FPROBE_IP_CACHE_WAYS slots (a cache line) around it:
+ * its own slot is looked at first, the others only when that one holds
+ * another address. An address keeps its slot until it is no longer probed;
+ * an address whose set is full, and any miss, go to the rhltable. Updated
+ * with the rhltable, under fprobe_mutex, so that a slot always holds the
+ * current first node of its address, except while a node is being inserted
+ * or removed: a reader may then start from the previous first node, which
+ * still leads to the others (a removed node keeps its next pointer, and has
+ * a NULL fp). Nodes are freed after an RCU grace period that follows their
+ * removal from both. A slot whose address is no longer probed becomes free
+ * for the next address of its set that is inserted.
  *
  * The cache has BIT(fprobe_ip_cache_bits) slots, at least twice as many as
- * there are probed addresses (up to FPROBE_IP_CACHE_MAX_BITS), so that most
- * addresses have a slot of their own even when every function is probed:
- * fprobe_ip_cache_grow() replaces it with a bigger one as addresses are
- * added. It never shrinks, so a reader which reads the size, then the array
- * (see fprobe_ip_cache_slot()), always indexes within the array it reads.
+ * there are probed addresses (up to FPROBE_IP_CACHE_MAX_BITS), so that
+ * sets are seldom full even when every function is probed (a direct-mapped
+ * cache of that size leaves a fifth of the addresses out, 8 ways under one
+ * in a hundred): fprobe_ip_cache_grow() replaces it with a bigger one as
+ * addresses are added. It never shrinks, so a reader which reads the size, then the
+ * array (see fprobe_ip_cache_slot()), always indexes within the array it
+ * reads. Arrays are aligned to their set size: kvcalloc() of a power of two
+ * of at least a page is page-aligned.
  */
 #define FPROBE_IP_CACHE_MIN_BITS	12
-static struct rhlist_head __rcu *fprobe_ip_cache_min[BIT(FPROBE_IP_CACHE_MIN_BITS)];
+#define FPROBE_IP_CACHE_WAYS		8
+#define FPROBE_IP_CACHE_SET_BYTES	(FPROBE_IP_CACHE_WAYS * sizeof(void *))
+static struct rhlist_head __rcu *fprobe_ip_cache_min[BIT(FPROBE_IP_CACHE_MIN_BITS)]
+	__aligned(FPROBE_IP_CACHE_SET_BYTES);
 static struct rhlist_head __rcu **fprobe_ip_cache = fprobe_ip_cache_min;
 static unsigned int fprobe_ip_cache_bits = FPROBE_IP_CACHE_MIN_BITS;
 /* BITS_PER_LONG - fprobe_ip_cache_bits, what the readers use */
@@ -383,9 +392,71 @@ static __always_inline struct rhlist_head __rcu **fprobe_ip_cache_slot(unsigned 
 	return &READ_ONCE(fprobe_ip_cache)[fprobe_ip_hash(addr, shift)];
 }
 
+/* The first slot of the set of @slot */
+static __always_inline struct rhlist_head __rcu **
+fprobe_ip_cache_set(struct rhlist_head __rcu **slot)
+{
+	return PTR_ALIGN_DOWN(slot, FPROBE_IP_CACHE_SET_BYTES);
+}
+
 static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
 {
 	return container_of(head, struct fprobe_hlist_node, hlist)->addr;
+}
+
+/*
+ * The first node probing @addr if the cache holds it, else NULL. Must be
+ * called under RCU or fprobe_mutex. The loads are rcu_dereference_raw():
+ * this is called where a probed function may not be (the recursion path),
+ * and lockdep's checks are functions that can be probed.
+ */
+static __always_inline struct rhlist_head *fprobe_ip_cache_find(unsigned long addr)
+{
+	struct rhlist_head __rcu **slot = fprobe_ip_cache_slot(addr), **set;
+	struct rhlist_head *head;
+	int i;
+
+	head = rcu_dereference_raw(*slot);
+	if (likely(head && fprobe_rhl_addr(head) == addr))
+		return head;
+	/* Another address holds its own slot: the other ways of its set */
+	set = fprobe_ip_cache_set(slot);
+	for (i = 0; i < FPROBE_IP_CACHE_WAYS; i++) {
+		head = rcu_dereference_raw(set[i]);
+		if (head && fprobe_rhl_addr(head) == addr)
+			return head;
+	}
+	return NULL;
+}
+
+/*
+ * The slot for @addr in @cache, of shift @shift: the one that holds it, else
+ * the first free slot of its set, its own first; NULL if the set is full.
+ */
+static struct rhlist_head __rcu **
+fprobe_ip_cache_place(struct rhlist_head __rcu **cache, unsigned int shift,
+		      unsigned long addr)
+{
+	struct rhlist_head __rcu **slot = &cache[fprobe_ip_hash(addr, shift)];
+	struct rhlist_head __rcu **set = fprobe_ip_cache_set(slot), **way;
+	struct rhlist_head __rcu **free = NULL;
+	struct rhlist_head *cached;
+	int i;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	for (i = -1; i < FPROBE_IP_CACHE_WAYS; i++) {
+		way = i < 0 ? slot : &set[i];
+		cached = rcu_dereference_protected(*way,
+						   lockdep_is_held(&fprobe_mutex));
+		if (!cached) {
+			if (!free)
+				free = way;
+		} else if (fprobe_rhl_addr(cached) == addr) {
+			return way;
+		}
+	}
+	return free;
 }
 
 /*
@@ -396,8 +467,8 @@ static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
  */
 static void fprobe_ip_cache_grow(int nr_addrs)
 {
-	unsigned int bits = fprobe_ip_cache_bits, shift, i, slot;
-	struct rhlist_head __rcu **cache, **old;
+	unsigned int bits = fprobe_ip_cache_bits, shift, i;
+	struct rhlist_head __rcu **cache, **old, **way;
 	struct fprobe_hlist *fph;
 	struct rhlist_head *head;
 	unsigned long addr;
@@ -414,17 +485,24 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 	cache = kvcalloc(BIT(bits), sizeof(*cache), GFP_KERNEL);
 	if (!cache)
 		return;
+	if (WARN_ON_ONCE(!IS_ALIGNED((unsigned long)cache,
+				     FPROBE_IP_CACHE_SET_BYTES))) {
+		kvfree(cache);
+		return;
+	}
 
 	/*
-	 * The addresses which have a slot keep one: with more bits, those of
-	 * two different slots still hash to two different slots.
+	 * The addresses which have a slot keep one: with more bits, a set
+	 * splits into sets which take no other address.
 	 */
 	for (i = 0; i < BIT(fprobe_ip_cache_bits); i++) {
 		head = rcu_dereference_protected(fprobe_ip_cache[i],
 						 lockdep_is_held(&fprobe_mutex));
-		if (head)
-			RCU_INIT_POINTER(cache[fprobe_ip_hash(fprobe_rhl_addr(head),
-							      shift)], head);
+		if (!head)
+			continue;
+		way = fprobe_ip_cache_place(cache, shift, fprobe_rhl_addr(head));
+		if (way)
+			RCU_INIT_POINTER(*way, head);
 	}
 	/* Then the others, in the free slots */
 	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
@@ -432,14 +510,14 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 					 lockdep_is_held(&fprobe_mutex)) {
 			for (int j = 0; j < fph->size; j++) {
 				addr = fph->array[j].addr;
-				slot = fprobe_ip_hash(addr, shift);
-				if (rcu_access_pointer(cache[slot]))
+				way = fprobe_ip_cache_place(cache, shift, addr);
+				if (!way || rcu_access_pointer(*way))
 					continue;
 				rcu_read_lock();
 				head = rhltable_lookup(&fprobe_ip_table, &addr,
 						       fprobe_rht_params);
 				rcu_read_unlock();
-				RCU_INIT_POINTER(cache[slot], head);
+				RCU_INIT_POINTER(*way, head);
 			}
 			cond_resched();
 		}
@@ -458,11 +536,9 @@ static void fprobe_ip_cache_grow(int nr_addrs)
 /* Find the nodes probing @addr. Must be called under RCU or fprobe_mutex. */
 static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
 {
-	struct rhlist_head *head;
+	struct rhlist_head *head = fprobe_ip_cache_find(addr);
 
-	head = rcu_dereference_check(*fprobe_ip_cache_slot(addr),
-				     lockdep_is_held(&fprobe_mutex));
-	if (likely(head && fprobe_rhl_addr(head) == addr))
+	if (likely(head))
 		return head;
 	return rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
 }
@@ -470,18 +546,18 @@ static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
 /* Bring the cache slot of @addr up to date after a change to the rhltable */
 static void fprobe_ip_cache_update(unsigned long addr)
 {
-	struct rhlist_head __rcu **slot = fprobe_ip_cache_slot(addr);
-	struct rhlist_head *cached, *head;
+	struct rhlist_head __rcu **way;
+	struct rhlist_head *head;
 
 	lockdep_assert_held(&fprobe_mutex);
 
-	cached = rcu_dereference_protected(*slot, lockdep_is_held(&fprobe_mutex));
-	if (cached && fprobe_rhl_addr(cached) != addr)
-		return;		/* Another address holds the slot */
+	way = fprobe_ip_cache_place(fprobe_ip_cache, fprobe_ip_cache_shift, addr);
+	if (!way)
+		return;		/* Its set is full: the rhltable serves it */
 	rcu_read_lock();
 	head = rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
 	rcu_read_unlock();
-	rcu_assign_pointer(*slot, head);
+	rcu_assign_pointer(*way, head);
 }
 
 /*
@@ -684,7 +760,8 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	bit = ftrace_test_recursion_trylock(func, ret_ip);
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
-		fprobe_count_missed(fprobe_ip_lookup(func), false);
+		/* Only from the cache: the rhltable's checks can be probed */
+		fprobe_count_missed(fprobe_ip_cache_find(func), false);
 		fprobe_rcu_read_unlock();
 		return 0;
 	}
@@ -887,16 +964,17 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
  * so that the fast paths of fprobe_ftrace_entry() keep few registers.
  */
 static noinline void
-fprobe_ftrace_entry_nodes(unsigned long ip, unsigned long parent_ip,
-			  struct ftrace_regs *fregs)
+fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
+			  unsigned long parent_ip, struct ftrace_regs *fregs)
 {
 	unsigned long *fgraph_data = NULL;
 	unsigned long *retp = NULL;
-	struct rhlist_head *head;
 	int reserved_words = 0;
 	int used;
 
-	head = fprobe_ip_lookup(ip);
+	/* Not in the cache: its set is full, or nothing probes @ip now */
+	if (!head)
+		head = rhltable_lookup(&fprobe_ip_table, &ip, fprobe_rht_params);
 	if (!head)
 		return;
 
@@ -978,7 +1056,8 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 static noinline void fprobe_ftrace_missed(unsigned long ip)
 {
 	fprobe_rcu_read_lock();
-	fprobe_count_missed(fprobe_ip_lookup(ip), true);
+	/* Only from the cache: the rhltable's checks can be probed */
+	fprobe_count_missed(fprobe_ip_cache_find(ip), true);
 	fprobe_rcu_read_unlock();
 }
 
@@ -1013,9 +1092,8 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 
 	/* The recursion lock disabled preemption: that is the RCU read lock. */
 	rcu_lock_acquire(&rcu_lock_map);
-	head = rcu_dereference(*fprobe_ip_cache_slot(ip));
-	if (likely(head && fprobe_rhl_addr(head) == ip &&
-		   !rcu_access_pointer(head->next))) {
+	head = fprobe_ip_cache_find(ip);
+	if (likely(head && !rcu_access_pointer(head->next))) {
 		node = container_of(head, struct fprobe_hlist_node, hlist);
 		fp = READ_ONCE(node->fp);
 		if (likely(fp && !fprobe_disabled(fp))) {
@@ -1027,7 +1105,7 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 							fregs);
 		}
 	} else {
-		fprobe_ftrace_entry_nodes(ip, parent_ip, fregs);
+		fprobe_ftrace_entry_nodes(head, ip, parent_ip, fregs);
 	}
 	rcu_lock_release(&rcu_lock_map);
 	ftrace_test_recursion_unlock(bit);
@@ -1169,18 +1247,48 @@ unsigned int fprobe_traced_by(unsigned long addr)
 EXPORT_SYMBOL_IF_KUNIT(fprobe_traced_by);
 
 /**
- * fprobe_ip_cache_size() - The number of slots of the address cache.
+ * fprobe_ip_cache_stats() - Read how the address cache holds the addresses.
+ * @st: Where to put the numbers.
  *
- * For the KUnit tests, which check that it grows with the probed addresses.
- *
- * Return: the number of slots, a power of 2.
+ * For the KUnit tests, which check that it grows with the probed addresses,
+ * that the readers find what it holds, and that it holds the right nodes.
  */
-unsigned int fprobe_ip_cache_size(void)
+void fprobe_ip_cache_stats(struct fprobe_ip_cache_stats *st)
 {
+	struct rhlist_head *head, *cached;
+	struct fprobe_hlist_node *node;
+	struct fprobe_hlist *fph;
+	int i, j;
+
+	memset(st, 0, sizeof(*st));
 	guard(mutex)(&fprobe_mutex);
-	return BIT(fprobe_ip_cache_bits);
+	st->slots = BIT(fprobe_ip_cache_bits);
+	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry_rcu(fph, &fprobe_table[i], hlist,
+					 lockdep_is_held(&fprobe_mutex)) {
+			for (j = 0; j < fph->size; j++) {
+				node = &fph->array[j];
+				rcu_read_lock();
+				head = rhltable_lookup(&fprobe_ip_table, &node->addr,
+						       fprobe_rht_params);
+				rcu_read_unlock();
+				/* Each address once, by its first node */
+				if (head != &node->hlist)
+					continue;
+				st->addrs++;
+				cached = fprobe_ip_cache_find(node->addr);
+				if (!cached)
+					continue;
+				st->cached++;
+				if (cached != head)
+					st->stale++;
+				if (cached != rcu_access_pointer(*fprobe_ip_cache_slot(node->addr)))
+					st->away++;
+			}
+		}
+	}
 }
-EXPORT_SYMBOL_IF_KUNIT(fprobe_ip_cache_size);
+EXPORT_SYMBOL_IF_KUNIT(fprobe_ip_cache_stats);
 #endif /* CONFIG_KUNIT */
 
 #if FPROBE_FTRACE_RETURN
