@@ -1948,6 +1948,8 @@ int unregister_fprobe(struct fprobe *fp)
 		del_fprobe_hash(fp);
 		kvfree(addrs);
 		synced = fprobe_put_graph_ops(fp);
+		/* Under the mutex: @fp may be registered again once it is dropped */
+		fp->hlist_array = NULL;
 	}
 
 	/* Wait for the running handlers of @fp. */
@@ -1955,7 +1957,6 @@ int unregister_fprobe(struct fprobe *fp)
 		synchronize_rcu();
 
 	kvfree(fph);
-	fp->hlist_array = NULL;
 
 	return 0;
 }
