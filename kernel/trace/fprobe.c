@@ -342,8 +342,8 @@ static __always_inline void fprobe_rcu_read_unlock(void)
  * one probed address, or NULL, so that a hit costs a hash, a load and a
  * compare. An address hashes to a slot of its own, and may be held in any
  * slot of the set of FPROBE_IP_CACHE_WAYS slots (a cache line) around it:
- * its own slot is looked at first, the others only when that one holds
- * another address. An address keeps its slot until it is no longer probed;
+ * its own slot is looked at first, the others, from the next one on, only
+ * when that one holds another address. An address keeps its slot until it is no longer probed;
  * an address whose set is full, and any miss, go to the rhltable. Updated
  * with the rhltable, under fprobe_mutex, so that a slot always holds the
  * current first node of its address, except while a node is being inserted
@@ -392,11 +392,17 @@ static __always_inline struct rhlist_head __rcu **fprobe_ip_cache_slot(unsigned 
 	return &READ_ONCE(fprobe_ip_cache)[fprobe_ip_hash(addr, shift)];
 }
 
-/* The first slot of the set of @slot */
+/*
+ * The @i-th slot of the set of @slot, counting from @slot and wrapping
+ * around: an address goes to the first free slot in that order, so that
+ * most of those away from their own slot are found at the next one.
+ */
 static __always_inline struct rhlist_head __rcu **
-fprobe_ip_cache_set(struct rhlist_head __rcu **slot)
+fprobe_ip_cache_way(struct rhlist_head __rcu **slot, unsigned int i)
 {
-	return PTR_ALIGN_DOWN(slot, FPROBE_IP_CACHE_SET_BYTES);
+	struct rhlist_head __rcu **set = PTR_ALIGN_DOWN(slot, FPROBE_IP_CACHE_SET_BYTES);
+
+	return set + ((slot - set + i) & (FPROBE_IP_CACHE_WAYS - 1));
 }
 
 static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
@@ -412,17 +418,16 @@ static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
  */
 static __always_inline struct rhlist_head *fprobe_ip_cache_find(unsigned long addr)
 {
-	struct rhlist_head __rcu **slot = fprobe_ip_cache_slot(addr), **set;
+	struct rhlist_head __rcu **slot = fprobe_ip_cache_slot(addr);
 	struct rhlist_head *head;
-	int i;
+	unsigned int i;
 
 	head = rcu_dereference_raw(*slot);
 	if (likely(head && fprobe_rhl_addr(head) == addr))
 		return head;
 	/* Another address holds its own slot: the other ways of its set */
-	set = fprobe_ip_cache_set(slot);
-	for (i = 0; i < FPROBE_IP_CACHE_WAYS; i++) {
-		head = rcu_dereference_raw(set[i]);
+	for (i = 1; i < FPROBE_IP_CACHE_WAYS; i++) {
+		head = rcu_dereference_raw(*fprobe_ip_cache_way(slot, i));
 		if (head && fprobe_rhl_addr(head) == addr)
 			return head;
 	}
@@ -431,22 +436,21 @@ static __always_inline struct rhlist_head *fprobe_ip_cache_find(unsigned long ad
 
 /*
  * The slot for @addr in @cache, of shift @shift: the one that holds it, else
- * the first free slot of its set, its own first; NULL if the set is full.
+ * the first free slot of its set, from its own; NULL if the set is full.
  */
 static struct rhlist_head __rcu **
 fprobe_ip_cache_place(struct rhlist_head __rcu **cache, unsigned int shift,
 		      unsigned long addr)
 {
 	struct rhlist_head __rcu **slot = &cache[fprobe_ip_hash(addr, shift)];
-	struct rhlist_head __rcu **set = fprobe_ip_cache_set(slot), **way;
-	struct rhlist_head __rcu **free = NULL;
+	struct rhlist_head __rcu **way, **free = NULL;
 	struct rhlist_head *cached;
-	int i;
+	unsigned int i;
 
 	lockdep_assert_held(&fprobe_mutex);
 
-	for (i = -1; i < FPROBE_IP_CACHE_WAYS; i++) {
-		way = i < 0 ? slot : &set[i];
+	for (i = 0; i < FPROBE_IP_CACHE_WAYS; i++) {
+		way = fprobe_ip_cache_way(slot, i);
 		cached = rcu_dereference_protected(*way,
 						   lockdep_is_held(&fprobe_mutex));
 		if (!cached) {
