@@ -343,25 +343,26 @@ static __always_inline void fprobe_rcu_read_unlock(void)
  * compare. An address hashes to a slot of its own, and may be held in any
  * slot of the set of FPROBE_IP_CACHE_WAYS slots (a cache line) around it:
  * its own slot is looked at first, the others, from the next one on, only
- * when that one holds another address. An address keeps its slot until it is no longer probed;
- * an address whose set is full, and any miss, go to the rhltable. Updated
- * with the rhltable, under fprobe_mutex, so that a slot always holds the
- * current first node of its address, except while a node is being inserted
- * or removed: a reader may then start from the previous first node, which
- * still leads to the others (a removed node keeps its next pointer, and has
- * a NULL fp). Nodes are freed after an RCU grace period that follows their
- * removal from both. A slot whose address is no longer probed becomes free
- * for the next address of its set that is inserted.
+ * when that one holds another address. An address keeps its slot until it
+ * is no longer probed; an address whose set is full, and any miss, go to
+ * the rhltable. Updated with the rhltable, under fprobe_mutex, so that a
+ * slot always holds the current first node of its address, except while a
+ * node is being inserted or removed: a reader may then start from the
+ * previous first node, which still leads to the others (a removed node
+ * keeps its next pointer, and has a NULL fp). Nodes are freed after an RCU
+ * grace period that follows their removal from both. A slot whose address
+ * is no longer probed becomes free for the next address of its set that
+ * is inserted.
  *
  * The cache has BIT(fprobe_ip_cache_bits) slots, at least twice as many as
  * there are probed addresses (up to FPROBE_IP_CACHE_MAX_BITS), so that
  * sets are seldom full even when every function is probed (a direct-mapped
  * cache of that size leaves a fifth of the addresses out, 8 ways under one
  * in a hundred): fprobe_ip_cache_grow() replaces it with a bigger one as
- * addresses are added. It never shrinks, so a reader which reads the size, then the
- * array (see fprobe_ip_cache_slot()), always indexes within the array it
- * reads. Arrays are aligned to their set size: kvcalloc() of a power of two
- * of at least a page is page-aligned.
+ * addresses are added. It never shrinks, so a reader which reads the size,
+ * then the array (see fprobe_ip_cache_slot()), always indexes within the
+ * array it reads. Arrays are aligned to their set size: kvcalloc() of a
+ * power of two of at least a page is page-aligned.
  */
 #define FPROBE_IP_CACHE_MIN_BITS	12
 #define FPROBE_IP_CACHE_WAYS		8
