@@ -20,6 +20,8 @@ typedef void (*fprobe_exit_cb)(struct fprobe *fp, unsigned long entry_ip,
 			       unsigned long ret_ip, struct ftrace_regs *fregs,
 			       void *entry_data);
 
+typedef void (*fprobe_missed_cb)(struct fprobe *fp, unsigned long entry_ip);
+
 /**
  * struct fprobe_hlist_node - address based hash list node for fprobe.
  *
@@ -64,6 +66,11 @@ struct fprobe_hlist {
  *		  decides how the fprobe is served (an fprobe without one does
  *		  not use the function graph tracer), so it must not be set
  *		  or cleared while the fprobe is registered.
+ * @missed_handler: Optional. Called each time @nmissed is counted, on the
+ *		  CPU and in the context of the call that was missed, with
+ *		  the address of its function. It may run where the ftrace
+ *		  recursion lock could not be taken: it must be notrace and
+ *		  must call nothing that can be probed.
  * @hlist_array: The fprobe_hlist for fprobe search from IP hash table.
  */
 struct fprobe {
@@ -74,6 +81,7 @@ struct fprobe {
 
 	fprobe_entry_cb entry_handler;
 	fprobe_exit_cb  exit_handler;
+	fprobe_missed_cb missed_handler;
 
 	struct fprobe_hlist	*hlist_array;
 };

@@ -606,6 +606,14 @@ static nokprobe_inline bool is_fprobe_still_exist(struct fprobe *fp)
 	return false;
 }
 
+/* Count a call of @ip that @fp missed, and tell its missed_handler */
+static nokprobe_inline void fprobe_missed(struct fprobe *fp, unsigned long ip)
+{
+	fp->nmissed++;
+	if (fp->missed_handler)
+		fp->missed_handler(fp, ip);
+}
+
 /* Call the entry handler of @fp, taking care of kprobes if it is shared */
 static nokprobe_inline int
 fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
@@ -627,7 +635,7 @@ fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
 	 * in Documentation/trace/fprobe.rst for more information.
 	 */
 	if (unlikely(kprobe_running())) {
-		fp->nmissed++;
+		fprobe_missed(fp, ip);
 		return 1;
 	}
 
@@ -642,7 +650,7 @@ fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
  * fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops (@ftrace false)
  */
 static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
-						bool ftrace)
+						unsigned long ip, bool ftrace)
 {
 	struct fprobe_hlist_node *node;
 	struct rhlist_head *pos;
@@ -651,7 +659,7 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
 	rhl_for_each_entry_rcu(node, pos, head, hlist) {
 		fp = READ_ONCE(node->fp);
 		if (fp && fprobe_is_ftrace(fp) == ftrace && !fprobe_disabled(fp))
-			fp->nmissed++;
+			fprobe_missed(fp, ip);
 	}
 }
 
@@ -716,7 +724,7 @@ fprobe_run_entry_handlers(struct rhlist_head *head, bool ftrace,
 			words = fprobe_reserve_words(fp);
 			/* No room on the shadow stack: skip both handlers. */
 			if (used + words > reserved_words) {
-				fp->nmissed++;
+				fprobe_missed(fp, ip);
 				continue;
 			}
 			if (fp->entry_data_size)
@@ -766,7 +774,7 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
 		/* Only from the cache: the rhltable's checks can be probed */
-		fprobe_count_missed(fprobe_ip_cache_find(func), false);
+		fprobe_count_missed(fprobe_ip_cache_find(func), func, false);
 		fprobe_rcu_read_unlock();
 		return 0;
 	}
@@ -832,7 +840,7 @@ fprobe_return_all(struct ftrace_graph_ret *trace, unsigned long *fgraph_data,
 		if (!fprobe_exit_valid(fp, data_words))
 			continue;
 		if (missed) {
-			fp->nmissed++;
+			fprobe_missed(fp, trace->func);
 			continue;
 		}
 		fp->exit_handler(fp, trace->func, ret_ip, fregs,
@@ -1030,7 +1038,7 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 					       arch_fprobe_return_address_ptr(fregs),
 					       words * sizeof(long));
 	if (unlikely(!fgraph_data)) {
-		fp->nmissed++;
+		fprobe_missed(fp, ip);
 		return;
 	}
 
@@ -1062,7 +1070,7 @@ static noinline void fprobe_ftrace_missed(unsigned long ip)
 {
 	fprobe_rcu_read_lock();
 	/* Only from the cache: the rhltable's checks can be probed */
-	fprobe_count_missed(fprobe_ip_cache_find(ip), true);
+	fprobe_count_missed(fprobe_ip_cache_find(ip), ip, true);
 	fprobe_rcu_read_unlock();
 }
 

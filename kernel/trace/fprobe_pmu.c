@@ -4,13 +4,14 @@
  * fprobe. The ABI is include/uapi/linux/fprobe_pmu.h, described in
  * Documentation/trace/fprobe-pmu.rst.
  *
- * Each perf event opened on the PMU registers one fprobe on the functions
- * its filter names. The events inherited from it (attr.inherit) share that
- * fprobe, so a probe is registered once per perf_event_open(), whatever
- * the number of tasks it follows:
+ * The events opened with the same config and the same filter and
+ * not-filter strings share one fprobe on the functions the filter names,
+ * and so do the events inherited from them (attr.inherit): perf opens an
+ * event per CPU for one task (or for the whole system), and they all use
+ * one probe, whatever the number of CPUs and tasks:
  *
- *   perf event (parent) ---+
- *   inherited event -------+--> fprobe_pmu_probe --> fprobe on f1, f2, ...
+ *   perf event (CPU 0) ----+
+ *   perf event (CPU 1) ----+--> fprobe_pmu_probe --> fprobe on f1, f2, ...
  *   inherited event -------+      active: per-CPU list of the events
  *                                         added (scheduled in) on the CPU
  *
@@ -18,7 +19,15 @@
  * list of its CPU when it is scheduled in (for a task event, when its task
  * runs there) and pmu->del takes it off, so the handlers deliver a record
  * only to the events on the list of the CPU they run on: the events of the
- * current task and the CPU-wide events of that CPU.
+ * current task and the CPU-wide events of that CPU. A call that starts on
+ * one CPU and returns on another is delivered at its return, to the events
+ * active on the CPU it returns on: with an event on every CPU, as perf
+ * opens them, no call is lost to a migration.
+ *
+ * A call fprobe misses (recursion, a full shadow stack) or that cannot be
+ * recorded (perf recursion) is counted as lost by each event it would have
+ * been delivered to, from the fprobe's missed handler on the CPU of the
+ * call: the lost count of an event is its own.
  *
  * At entry, the entry handler saves the entry time, the depth and the
  * arguments as the fprobe entry data (on the task's function graph shadow
@@ -34,6 +43,8 @@
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/refcount.h>
@@ -46,24 +57,38 @@
 #include "trace.h"
 
 /**
- * struct fprobe_pmu_probe - the fprobe of one perf event and its children
- * @fp: The fprobe, on the functions of the event's filter.
- * @ref: One reference per perf event (parent and inherited) using @fp.
+ * struct fprobe_pmu_probe - the fprobe of the events of one config and filter
+ * @fp: The fprobe, on the functions of the filter.
+ * @ref: One reference per perf event (opened or inherited) using @fp.
+ * @list: In fprobe_pmu_probes, under fprobe_pmu_mutex.
+ * @config: The attr.config of the events.
+ * @filter: The filter string of the events (attr.config1).
+ * @notfilter: Their not-filter string (attr.config2), or NULL.
+ * @gen: The generation of the probe, tagging its entry data.
  * @nargs: The number of arguments to capture at entry.
  * @entry: Emit entry records.
  * @exit: Emit exit records (@fp has an exit handler).
  * @active: Per-CPU list of the events added on the CPU.
- * @missed: The part of @fp.nmissed already added to the lost count.
  */
 struct fprobe_pmu_probe {
 	struct fprobe			fp;
 	refcount_t			ref;
+	struct list_head		list;
+	u64				config;
+	char				*filter;
+	char				*notfilter;
+	u32				gen;
 	unsigned int			nargs;
 	bool				entry;
 	bool				exit;
 	struct hlist_head __percpu	*active;
-	atomic_long_t			missed;
 };
+
+/* The probes in use, for the events opened with the same attributes */
+static LIST_HEAD(fprobe_pmu_probes);
+static DEFINE_MUTEX(fprobe_pmu_mutex);
+/* The generation of the last probe made, under fprobe_pmu_mutex */
+static u32 fprobe_pmu_gen;
 
 /*
  * The fprobe entry data: what the exit record needs from the entry, saved
@@ -71,7 +96,8 @@ struct fprobe_pmu_probe {
  */
 struct fprobe_pmu_call {
 	u64	entry_time;
-	u64	depth;
+	u32	depth;
+	u32	gen;
 	u64	args[];
 };
 
@@ -92,19 +118,29 @@ static inline struct fprobe_pmu_probe *to_probe(struct fprobe *fp)
 	return container_of(fp, struct fprobe_pmu_probe, fp);
 }
 
-/* Add the calls fprobe missed since the last time to the lost count */
-static void fprobe_pmu_count_missed(struct perf_event *event)
+/*
+ * A call of @probe was missed on this CPU: count it as lost for the events
+ * it would have been delivered to. Called with preemption disabled, also
+ * where the ftrace recursion lock could not be taken (the missed handler of
+ * the fprobe): only inline code from here.
+ */
+static __always_inline void fprobe_pmu_lost(struct fprobe_pmu_probe *probe)
 {
-	struct fprobe_pmu_probe *probe = event->pmu_private;
-	long missed = READ_ONCE(probe->fp.nmissed);
-	long old = atomic_long_read(&probe->missed);
+	struct perf_event *event;
 
-	if (likely(missed == old))
-		return;
-	if (atomic_long_try_cmpxchg(&probe->missed, &old, missed))
-		atomic64_add(missed - old,
-			     &(event->parent ?: event)->lost_samples);
+	hlist_for_each_entry_rcu(event, this_cpu_ptr(probe->active), hlist_entry,
+				 true) {
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			atomic64_inc(&(event->parent ?: event)->lost_samples);
+	}
 }
+
+static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
+{
+	fprobe_pmu_lost(to_probe(fp));
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_missed);
 
 /*
  * The sample registers: those of ftrace_fill_perf_regs(), made the
@@ -156,7 +192,7 @@ static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0) {
-		probe->fp.nmissed++;
+		fprobe_pmu_lost(probe);
 		return;
 	}
 
@@ -166,7 +202,6 @@ static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
-		fprobe_pmu_count_missed(event);
 
 		perf_sample_data_init(&data, 0, period);
 		data.weight.full = period;
@@ -241,6 +276,7 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 
 	call->entry_time = now;
 	call->depth = fprobe_pmu_depth(probe);
+	call->gen = probe->gen;
 	for (i = 0; i < probe->nargs; i++)
 		call->args[i] = ftrace_regs_get_argument(fregs, i);
 	return 0;
@@ -260,11 +296,23 @@ static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 	if (hlist_empty(this_cpu_ptr(probe->active)))
 		return;
 
+	/*
+	 * A call that entered under a probe freed since, whose memory this
+	 * probe reuses: the entry data is not this probe's. Not a call its
+	 * events saw start, so not lost for them either.
+	 */
+	if (unlikely(call->gen != probe->gen))
+		return;
+
 	fprobe_pmu_init_record(&buf.rec, FPROBE_PMU_REC_EXIT, probe->nargs,
 			       entry_ip, ret_ip);
 	buf.rec.depth = call->depth;
 	buf.rec.entry_time = call->entry_time;
-	buf.rec.duration = local_clock() - call->entry_time;
+	/*
+	 * local_clock() is per CPU: a call that returns on another CPU can
+	 * read a clock slightly behind the one of its entry.
+	 */
+	buf.rec.duration = max_t(s64, local_clock() - call->entry_time, 0);
 	buf.rec.retval = ftrace_regs_get_return_value(fregs);
 	for (i = 0; i < probe->nargs; i++)
 		buf.args[i] = call->args[i];
@@ -386,21 +434,21 @@ out_free_filter:
 	return ret;
 }
 
-/* Register the fprobe of @probe on the functions of @attr's filters */
-static int fprobe_pmu_register(struct fprobe_pmu_probe *probe,
-			       struct perf_event_attr *attr)
+/* Register the fprobe of @probe on the functions of its filters */
+static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 {
 	char *filter, *notfilter = NULL;
 	unsigned long *addrs;
 	int ret;
 
-	filter = fprobe_pmu_copy_filter(attr->config1);
-	if (IS_ERR(filter))
-		return PTR_ERR(filter);
-	if (attr->config2) {
-		notfilter = fprobe_pmu_copy_filter(attr->config2);
-		if (IS_ERR(notfilter)) {
-			ret = PTR_ERR(notfilter);
+	/* fprobe_pmu_ips() cuts the strings up: keep those of the probe. */
+	filter = kstrdup(probe->filter, GFP_KERNEL);
+	if (!filter)
+		return -ENOMEM;
+	if (probe->notfilter) {
+		notfilter = kstrdup(probe->notfilter, GFP_KERNEL);
+		if (!notfilter) {
+			ret = -ENOMEM;
 			goto out_free_filter;
 		}
 	}
@@ -417,14 +465,23 @@ out_free_filter:
 	return ret;
 }
 
+static void fprobe_pmu_free_probe(struct fprobe_pmu_probe *probe)
+{
+	free_percpu(probe->active);
+	kfree(probe->notfilter);
+	kfree(probe->filter);
+	kfree(probe);
+}
+
 static void fprobe_pmu_put_probe(struct fprobe_pmu_probe *probe)
 {
-	if (!refcount_dec_and_test(&probe->ref))
+	if (!refcount_dec_and_mutex_lock(&probe->ref, &fprobe_pmu_mutex))
 		return;
+	list_del(&probe->list);
+	mutex_unlock(&fprobe_pmu_mutex);
 	/* This waits for the running handlers of the probe. */
 	unregister_fprobe(&probe->fp);
-	free_percpu(probe->active);
-	kfree(probe);
+	fprobe_pmu_free_probe(probe);
 }
 
 static void fprobe_pmu_event_destroy(struct perf_event *event)
@@ -453,9 +510,83 @@ static int fprobe_pmu_check_attr(struct perf_event *event)
 	return 0;
 }
 
+static bool fprobe_pmu_probe_match(struct fprobe_pmu_probe *probe, u64 config,
+				   const char *filter, const char *notfilter)
+{
+	if (probe->config != config || strcmp(probe->filter, filter))
+		return false;
+	if (!probe->notfilter || !notfilter)
+		return probe->notfilter == notfilter;
+	return !strcmp(probe->notfilter, notfilter);
+}
+
+/*
+ * Get the probe for the events of @attr: the one in use for the same config
+ * and filters, or a new one, registered. The filters are consumed.
+ */
+static struct fprobe_pmu_probe *
+fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter)
+{
+	struct fprobe_pmu_probe *probe;
+	int ret;
+
+	mutex_lock(&fprobe_pmu_mutex);
+	list_for_each_entry(probe, &fprobe_pmu_probes, list) {
+		if (fprobe_pmu_probe_match(probe, attr->config, filter, notfilter)) {
+			refcount_inc(&probe->ref);
+			mutex_unlock(&fprobe_pmu_mutex);
+			kfree(notfilter);
+			kfree(filter);
+			return probe;
+		}
+	}
+
+	ret = -ENOMEM;
+	probe = kzalloc(sizeof(*probe), GFP_KERNEL);
+	if (!probe)
+		goto out_unlock;
+	probe->filter = filter;
+	probe->notfilter = notfilter;
+	filter = NULL;
+	notfilter = NULL;
+	probe->active = alloc_percpu(struct hlist_head);
+	if (!probe->active)
+		goto out_free_probe;
+	refcount_set(&probe->ref, 1);
+	probe->gen = ++fprobe_pmu_gen;
+	probe->config = attr->config;
+	probe->nargs = attr->config & FPROBE_PMU_CONFIG_NARGS_MASK;
+	probe->entry = attr->config & FPROBE_PMU_CONFIG_ENTRY;
+	probe->exit = !(attr->config & FPROBE_PMU_CONFIG_NOEXIT);
+	probe->fp.entry_handler = fprobe_pmu_entry;
+	probe->fp.missed_handler = fprobe_pmu_missed;
+	if (probe->exit) {
+		probe->fp.exit_handler = fprobe_pmu_exit;
+		probe->fp.entry_data_size = struct_size_t(struct fprobe_pmu_call,
+							  args, probe->nargs);
+	}
+
+	/* Registered under the mutex: the next event of the set shares it. */
+	ret = fprobe_pmu_register(probe);
+	if (ret)
+		goto out_free_probe;
+	list_add(&probe->list, &fprobe_pmu_probes);
+	mutex_unlock(&fprobe_pmu_mutex);
+	return probe;
+
+out_free_probe:
+	fprobe_pmu_free_probe(probe);
+out_unlock:
+	mutex_unlock(&fprobe_pmu_mutex);
+	kfree(notfilter);
+	kfree(filter);
+	return ERR_PTR(ret);
+}
+
 static int fprobe_pmu_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
+	char *filter, *notfilter = NULL;
 	struct fprobe_pmu_probe *probe;
 	int ret;
 
@@ -465,7 +596,7 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 	if (is_sampling_event(event))
 		local64_set(&event->hw.period_left, -(s64)event->hw.sample_period);
 
-	/* An inherited event shares the fprobe of its parent. */
+	/* An inherited event shares the probe of its parent. */
 	if (event->parent) {
 		probe = event->parent->pmu_private;
 		if (!probe)
@@ -482,39 +613,25 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 	if (ret)
 		return ret;
 
-	probe = kzalloc(sizeof(*probe), GFP_KERNEL);
-	if (!probe)
-		return -ENOMEM;
-	probe->active = alloc_percpu(struct hlist_head);
-	if (!probe->active) {
-		ret = -ENOMEM;
-		goto out_free_probe;
-	}
-	refcount_set(&probe->ref, 1);
-	probe->nargs = attr->config & FPROBE_PMU_CONFIG_NARGS_MASK;
-	probe->entry = attr->config & FPROBE_PMU_CONFIG_ENTRY;
-	probe->exit = !(attr->config & FPROBE_PMU_CONFIG_NOEXIT);
-	probe->fp.entry_handler = fprobe_pmu_entry;
-	if (probe->exit) {
-		probe->fp.exit_handler = fprobe_pmu_exit;
-		probe->fp.entry_data_size = struct_size_t(struct fprobe_pmu_call,
-							  args, probe->nargs);
+	filter = fprobe_pmu_copy_filter(attr->config1);
+	if (IS_ERR(filter))
+		return PTR_ERR(filter);
+	if (attr->config2) {
+		notfilter = fprobe_pmu_copy_filter(attr->config2);
+		if (IS_ERR(notfilter)) {
+			kfree(filter);
+			return PTR_ERR(notfilter);
+		}
 	}
 
-	ret = fprobe_pmu_register(probe, attr);
-	if (ret)
-		goto out_free_active;
+	probe = fprobe_pmu_get_probe(attr, filter, notfilter);
+	if (IS_ERR(probe))
+		return PTR_ERR(probe);
 
 out_set:
 	event->pmu_private = probe;
 	event->destroy = fprobe_pmu_event_destroy;
 	return 0;
-
-out_free_active:
-	free_percpu(probe->active);
-out_free_probe:
-	kfree(probe);
-	return ret;
 }
 
 static int fprobe_pmu_add(struct perf_event *event, int flags)
@@ -530,7 +647,6 @@ static int fprobe_pmu_add(struct perf_event *event, int flags)
 static void fprobe_pmu_del(struct perf_event *event, int flags)
 {
 	hlist_del_rcu(&event->hlist_entry);
-	fprobe_pmu_count_missed(event);
 }
 
 static void fprobe_pmu_start(struct perf_event *event, int flags)
@@ -543,10 +659,9 @@ static void fprobe_pmu_stop(struct perf_event *event, int flags)
 	event->hw.state = PERF_HES_STOPPED;
 }
 
-/* The handlers add to event->count directly: only the misses to fold in */
+/* The handlers add to event->count and to the lost count directly */
 static void fprobe_pmu_read(struct perf_event *event)
 {
-	fprobe_pmu_count_missed(event);
 }
 
 PMU_FORMAT_ATTR(nargs, "config:0-2");

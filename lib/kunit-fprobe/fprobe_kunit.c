@@ -106,6 +106,9 @@ struct test_probe {
 	unsigned long		*log;
 	atomic_t		*log_pos;
 	unsigned long		log_tag;
+	/* The calls of the missed handler, and the entry_ip of the last one */
+	atomic_t		missed;
+	unsigned long		missed_ip;
 };
 
 #define to_test_probe(f)	container_of(f, struct test_probe, fp)
@@ -184,10 +187,19 @@ static notrace void tp_exit(struct fprobe *fp, unsigned long ip,
 	}
 }
 
+static notrace void tp_missed(struct fprobe *fp, unsigned long ip)
+{
+	struct test_probe *tp = to_test_probe(fp);
+
+	atomic_inc(&tp->missed);
+	WRITE_ONCE(tp->missed_ip, ip);
+}
+
 static void tp_init(struct test_probe *tp, bool entry, bool exit,
 		    size_t data_size)
 {
 	memset(tp, 0, sizeof(*tp));
+	tp->fp.missed_handler = tp_missed;
 	if (entry)
 		tp->fp.entry_handler = tp_entry;
 	if (exit)
@@ -396,6 +408,11 @@ static void fprobe_test_entry_data_shared_block(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[i].bad_data));
 		KUNIT_EXPECT_EQ(test, (unsigned long)(NR_CALLS - atomic_read(&tp[i].entries)),
 				tp[i].fp.nmissed);
+		/* The missed handler is called for each miss, with the address */
+		KUNIT_EXPECT_EQ(test, (unsigned long)atomic_read(&tp[i].missed),
+				tp[i].fp.nmissed);
+		if (tp[i].fp.nmissed)
+			KUNIT_EXPECT_EQ(test, tp[i].missed_ip, tp[(i + 1) % 3].ip);
 		entries += atomic_read(&tp[i].entries);
 		exits += atomic_read(&tp[i].exits);
 		missed += tp[i].fp.nmissed;
@@ -948,6 +965,50 @@ static void fprobe_test_handler_calls_probed(struct kunit *test)
 }
 
 /*
+ * A handler which calls its own probed function: the nested call is probed
+ * once (the transition bit of the recursion lock), the call made from that
+ * one is a recursion, missed: nmissed counts it, and the missed handler is
+ * called for it with the address of the function.
+ */
+static int recursing_depth;
+
+static notrace int recursing_entry(struct fprobe *fp, unsigned long ip,
+				   unsigned long ret_ip, struct ftrace_regs *fregs,
+				   void *data)
+{
+	struct test_probe *tp = to_test_probe(fp);
+
+	atomic_inc(&tp->entries);
+	WRITE_ONCE(tp->ip, ip);
+	if (recursing_depth < 2) {
+		recursing_depth++;
+		target2(recursing_depth);
+		recursing_depth--;
+	}
+	return 0;
+}
+
+static void fprobe_test_recursion_missed(struct kunit *test)
+{
+	struct test_probe *tp;
+	int i;
+
+	tp = kunit_kzalloc(test, sizeof(*tp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	tp_init(tp, true, false, 0);
+	tp->fp.entry_handler = recursing_entry;
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp->fp, "fprobe_kunit_target2", NULL));
+	for (i = 0; i < 10; i++)
+		target2(i);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp->fp));
+
+	KUNIT_EXPECT_EQ(test, 20, atomic_read(&tp->entries));
+	KUNIT_EXPECT_EQ(test, 10UL, tp->fp.nmissed);
+	KUNIT_EXPECT_EQ(test, 10, atomic_read(&tp->missed));
+	KUNIT_EXPECT_EQ(test, tp->missed_ip, tp->ip);
+}
+
+/*
  * Functions that the probe path itself uses (preempt count, RCU): probing
  * them must neither loop nor deadlock. Those the config does not have out
  * of line are left out; if none is there, the case is skipped.
@@ -1216,6 +1277,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE_PARAM(fprobe_test_span_both_ops, span_gen_params),
 	KUNIT_CASE(fprobe_test_nest),
 	KUNIT_CASE(fprobe_test_handler_calls_probed),
+	KUNIT_CASE(fprobe_test_recursion_missed),
 	KUNIT_CASE(fprobe_test_probe_path_functions),
 	KUNIT_CASE(fprobe_test_unregister_in_flight),
 	KUNIT_CASE_SLOW(fprobe_test_stress),

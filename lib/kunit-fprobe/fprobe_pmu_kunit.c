@@ -10,6 +10,7 @@
 #include <linux/delay.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/ftrace.h>
+#include <linux/kthread.h>
 #include <linux/mman.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
@@ -30,6 +31,12 @@ static noinline int fprobe_pmu_kunit_delay(int us)
 	return us;
 }
 
+static noinline int fprobe_pmu_kunit_sleep(int ms)
+{
+	msleep(ms);
+	return ms;
+}
+
 static noinline int fprobe_pmu_kunit_inner(int x)
 {
 	return x * 2;
@@ -45,6 +52,7 @@ static noinline int fprobe_pmu_kunit_outer(int x)
 
 static int (*add_ptr)(int, int);
 static int (*delay_ptr)(int);
+static int (*sleep_ptr)(int);
 static int (*outer_ptr)(int);
 
 /* A record as the overflow handler saw it */
@@ -132,9 +140,11 @@ static u64 user_string(struct kunit *test, unsigned long off, const char *str)
  * Open an fprobe PMU event of the current task on @filter (and not on
  * @notfilter, if not NULL). @period 0 is a counting event.
  */
-static struct perf_event *open_event(struct kunit *test, u64 config,
-				     const char *filter, const char *notfilter,
-				     u64 period)
+static struct perf_event *open_event_handler(struct kunit *test,
+					     struct task_struct *task,
+					     u64 config, const char *filter,
+					     const char *notfilter, u64 period,
+					     perf_overflow_handler_t handler)
 {
 	struct fprobe_pmu_test *t = test->priv;
 	struct perf_event_attr attr = {
@@ -151,11 +161,18 @@ static struct perf_event *open_event(struct kunit *test, u64 config,
 	if (notfilter)
 		attr.config2 = user_string(test, PAGE_SIZE, notfilter);
 
-	event = perf_event_create_kernel_counter(&attr, -1, current,
-						 period ? capture_handler : NULL,
-						 t->cap);
+	event = perf_event_create_kernel_counter(&attr, -1, task,
+						 period ? handler : NULL, t->cap);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
 	return event;
+}
+
+static struct perf_event *open_event(struct kunit *test, u64 config,
+				     const char *filter, const char *notfilter,
+				     u64 period)
+{
+	return open_event_handler(test, current, config, filter, notfilter,
+				  period, capture_handler);
 }
 
 /* Stop @event and return its count */
@@ -373,6 +390,128 @@ static void fprobe_pmu_test_period(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->cap->recs[1].rec.args[0], 6);
 }
 
+/*
+ * Capture the record, then call the probed function once more from the
+ * overflow handler: perf does not take a record of that call while it
+ * delivers one (its recursion context is held), so the call is lost.
+ */
+static bool nesting;
+
+static void nesting_handler(struct perf_event *event,
+			    struct perf_sample_data *data, struct pt_regs *regs)
+{
+	capture_handler(event, data, regs);
+	if (READ_ONCE(nesting))
+		return;
+	WRITE_ONCE(nesting, true);
+	add_ptr(1, 1);
+	WRITE_ONCE(nesting, false);
+}
+
+/*
+ * Events opened with the same config and filter share one fprobe, the others
+ * have their own; each event counts the calls it lost itself.
+ */
+static void fprobe_pmu_test_shared_lost(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *a, *b, *c;
+	int i;
+
+	a = open_event_handler(test, current, 0, "fprobe_pmu_kunit_add", NULL,
+			       1, nesting_handler);
+	b = open_event(test, 0, "fprobe_pmu_kunit_add", NULL, 1);
+	c = open_event(test, 1, "fprobe_pmu_kunit_add", NULL, 1);
+	KUNIT_EXPECT_PTR_EQ(test, a->pmu_private, b->pmu_private);
+	KUNIT_EXPECT_PTR_NE(test, a->pmu_private, c->pmu_private);
+
+	for (i = 0; i < 5; i++)
+		add_ptr(i, 2);
+
+	/*
+	 * Each call of the loop is recorded by the three events. The one from
+	 * a's handler is lost for all of them: a's and b's delivery of it is
+	 * refused, and c's too, since a's handler runs before c gets it or
+	 * while it does.
+	 */
+	perf_event_disable(a);
+	perf_event_disable(b);
+	perf_event_disable(c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->lost_samples), 5);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->lost_samples), 5);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->lost_samples), 5);
+	KUNIT_EXPECT_EQ(test, close_event(a), 5);
+	KUNIT_EXPECT_EQ(test, close_event(b), 5);
+	KUNIT_EXPECT_EQ(test, close_event(c), 5);
+	KUNIT_EXPECT_EQ(test, t->cap->n, 15);
+	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
+	for (i = 0; i < t->cap->n; i++)
+		KUNIT_EXPECT_EQ(test, t->cap->recs[i].rec.retval,
+				(u64)(i / 3 + 2));
+}
+
+/*
+ * Probes freed and made again while a call is in flight: a kthread keeps
+ * calling the sleeping target, for longer than closing an event and opening
+ * the next one takes, and events on it with the same config are opened and
+ * closed in turn, so that a new probe can reuse the memory of the one just
+ * freed. No record may come from a call that started before its event was
+ * opened (with the entry data of the old probe), and no duration may be
+ * negative.
+ */
+#define RACE_SLEEP_MS	200
+
+static int race_worker(void *arg)
+{
+	while (!kthread_should_stop())
+		sleep_ptr(RACE_SLEEP_MS);
+	return 0;
+}
+
+static void fprobe_pmu_test_reuse_race(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	unsigned long func = entry_of(fprobe_pmu_kunit_sleep);
+	struct task_struct *worker;
+	struct fprobe_pmu_record *rec;
+	struct perf_event *event, *keeper;
+	int i, j, recs = 0, reused = 0;
+	void *last = NULL;
+	u64 opened;
+
+	/*
+	 * Another probe with an exit handler keeps fprobe's fgraph_ops
+	 * registered: the returns of the calls in flight reach fprobe.
+	 */
+	keeper = open_event(test, 1, "fprobe_pmu_kunit_add", NULL, 0);
+	worker = kthread_run(race_worker, NULL, "fprobe_pmu_race");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(worker));
+	for (i = 0; i < 8; i++) {
+		t->cap->n = 0;
+		opened = local_clock();
+		event = open_event_handler(test, worker, 0,
+					   "fprobe_pmu_kunit_sleep", NULL, 1,
+					   capture_handler);
+		reused += event->pmu_private == last;
+		last = event->pmu_private;
+		msleep(2 * RACE_SLEEP_MS);
+		close_event(event);
+		for (j = 0; j < t->cap->n; j++) {
+			rec = &t->cap->recs[j].rec;
+			KUNIT_EXPECT_EQ(test, rec->func, func);
+			KUNIT_EXPECT_GE(test, rec->entry_time, opened);
+			KUNIT_EXPECT_GE(test, (s64)rec->duration, 0);
+		}
+		recs += t->cap->n;
+	}
+	kthread_stop(worker);
+	close_event(keeper);
+	kunit_info(test, "%d records, %d probes at the address of the last one",
+		   recs, reused);
+	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
+	KUNIT_EXPECT_GT(test, recs, 0);
+}
+
 static void fprobe_pmu_test_errors(struct kunit *test)
 {
 	struct fprobe_pmu_test *t = test->priv;
@@ -441,6 +580,7 @@ static int fprobe_pmu_suite_init(struct kunit_suite *suite)
 {
 	add_ptr = fprobe_pmu_kunit_add;
 	delay_ptr = fprobe_pmu_kunit_delay;
+	sleep_ptr = fprobe_pmu_kunit_sleep;
 	inner_ptr = fprobe_pmu_kunit_inner;
 	outer_ptr = fprobe_pmu_kunit_outer;
 	return 0;
@@ -455,6 +595,8 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_entry_records),
 	KUNIT_CASE(fprobe_pmu_test_noexit),
 	KUNIT_CASE(fprobe_pmu_test_period),
+	KUNIT_CASE(fprobe_pmu_test_shared_lost),
+	KUNIT_CASE_SLOW(fprobe_pmu_test_reuse_race),
 	KUNIT_CASE(fprobe_pmu_test_errors),
 	{}
 };

@@ -5,7 +5,8 @@
  * and check the records in the ring buffer value by value against what
  * was done: one exit record per call, the function address from
  * /proc/kallsyms, the return value, the arguments, the times and the
- * callchain; the counts of counting and inherited events; and the errors
+ * callchain; the counts of counting and inherited events, and of calls
+ * that migrate between CPUs; and the errors
  * of bad attributes and of an unprivileged caller.
  *
  * Prints one "PASS|FAIL|SKIP name" line per test; exits 1 if any failed,
@@ -29,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KSFT_SKIP	4
@@ -869,6 +871,178 @@ static bool test_cpu_event(void)
 	return true;
 }
 
+/*
+ * Calls that start on one CPU and return on another: a child sleeps
+ * NR_SLEEPS times in a probed function while this process flips its
+ * affinity between CPU 0 and CPU 1, so that it often wakes up on the other
+ * CPU. An event of the child on each CPU (as perf record opens them for a
+ * task) counts every call once, and so do the CPU-wide sampling events of
+ * the two CPUs, with nothing lost.
+ */
+#define NR_SLEEPS	200
+
+static void sleep_worker(int go, int done)
+{
+	struct timespec ts = { .tv_nsec = 2000000 };
+	int i, cpu, migrated = 0;
+	char c;
+
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	for (i = 0; i < NR_SLEEPS; i++) {
+		cpu = sched_getcpu();
+		if (nanosleep(&ts, NULL))
+			_exit(1);
+		migrated += sched_getcpu() != cpu;
+	}
+	if (write(done, &migrated, sizeof(migrated)) != sizeof(migrated))
+		_exit(1);
+	_exit(0);
+}
+
+/* The first of the sleeping functions the PMU can probe here */
+static const char *sleep_function(void)
+{
+	static const char * const names[] = { "hrtimer_nanosleep", "do_nanosleep" };
+	struct perf_event_attr attr;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		init_attr(&attr, 0, names[i], 0);
+		fd = perf_event_open(&attr, 0, -1);
+		if (fd >= 0) {
+			close(fd);
+			return names[i];
+		}
+	}
+	return NULL;
+}
+
+static bool test_migration(void)
+{
+	int go[2], done[2], tfd[2] = { -1, -1 }, cfd[2] = { -1, -1 };
+	uint64_t count, lost, rlost, tcount = 0, ccount = 0, func_addr;
+	int c, n, i, status = -1, migrated = -1;
+	struct perf_event_attr attr;
+	struct ring ring[2] = {};
+	const char *func;
+	cpu_set_t set;
+	bool ok = false;
+	pid_t pid;
+
+	func = sleep_function();
+	func_addr = func ? ksym_addr(func) : 0;
+	if (!func_addr)
+		return failf("no sleeping function to probe");
+	if (pipe(go) || pipe(done))
+		return failf("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return failf("fork: %s", strerror(errno));
+	if (!pid) {
+		close(go[1]);
+		close(done[0]);
+		sleep_worker(go[0], done[1]);
+	}
+	close(go[0]);
+	close(done[1]);
+
+	for (c = 0; c < 2; c++) {
+		init_attr(&attr, 0, func, 0);
+		tfd[c] = perf_event_open(&attr, pid, c);
+		init_attr(&attr, 0, func, 1);
+		cfd[c] = perf_event_open(&attr, -1, c);
+		if (tfd[c] < 0 || cfd[c] < 0) {
+			failf("perf_event_open(%s) on CPU %d: %s", func, c,
+			      strerror(errno));
+			goto out;
+		}
+		if (ring_map(&ring[c], cfd[c])) {
+			ring[c].page = NULL;
+			failf("mmap: %s", strerror(errno));
+			goto out;
+		}
+		ioctl(tfd[c], PERF_EVENT_IOC_ENABLE, 0);
+		ioctl(cfd[c], PERF_EVENT_IOC_ENABLE, 0);
+	}
+
+	if (write(go[1], "g", 1) != 1) {
+		failf("cannot start the worker");
+		goto out;
+	}
+	for (i = 0; waitpid(pid, &status, WNOHANG) == 0; i++) {
+		CPU_ZERO(&set);
+		CPU_SET(i & 1, &set);
+		sched_setaffinity(pid, sizeof(set), &set);
+		usleep(700);
+	}
+	if (read(done[0], &migrated, sizeof(migrated)) != sizeof(migrated) ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		failf("the worker failed (status %d)", status);
+		goto out_reaped;
+	}
+
+	for (c = 0; c < 2; c++) {
+		ioctl(tfd[c], PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(cfd[c], PERF_EVENT_IOC_DISABLE, 0);
+		if (read_count(tfd[c], &count, &lost)) {
+			failf("read: %s", strerror(errno));
+			goto out_reaped;
+		}
+		if (lost) {
+			failf("the worker's event on CPU %d lost %" PRIu64, c, lost);
+			goto out_reaped;
+		}
+		tcount += count;
+		if (read_count(cfd[c], &count, &lost)) {
+			failf("read: %s", strerror(errno));
+			goto out_reaped;
+		}
+		n = ring_read(&ring[c], samples, ARRAY_SIZE(samples), &rlost);
+		if (n < 0)
+			goto out_reaped;
+		if (lost || rlost) {
+			failf("the event of CPU %d lost %" PRIu64 " (%" PRIu64
+			      " in LOST records)", c, lost, rlost);
+			goto out_reaped;
+		}
+		/* Other tasks may sleep too: count the worker's calls. */
+		for (i = 0; i < n; i++)
+			ccount += samples[i].pid == (uint32_t)pid &&
+				  samples[i].rec.func == func_addr;
+	}
+	if (migrated < NR_SLEEPS / 10)
+		failf("only %d of %d sleeps woke up on another CPU", migrated,
+		      NR_SLEEPS);
+	else if (tcount != NR_SLEEPS)
+		failf("the worker's events counted %" PRIu64
+		      " of %d calls of %s (%d migrated)", tcount, NR_SLEEPS,
+		      func, migrated);
+	else if (ccount != NR_SLEEPS)
+		failf("the CPU-wide events recorded %" PRIu64
+		      " of %d calls of %s (%d migrated)", ccount, NR_SLEEPS,
+		      func, migrated);
+	else
+		ok = true;
+	goto out_reaped;
+out:
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+out_reaped:
+	for (c = 0; c < 2; c++) {
+		if (ring[c].page)
+			ring_unmap(&ring[c]);
+		if (tfd[c] >= 0)
+			close(tfd[c]);
+		if (cfd[c] >= 0)
+			close(cfd[c]);
+	}
+	close(go[1]);
+	close(done[0]);
+	return ok;
+}
+
 /* perf_event_open() must fail with @err */
 static bool expect_error(struct perf_event_attr *attr, int err)
 {
@@ -1027,6 +1201,10 @@ int main(void)
 	report("counting", test_counting());
 	report("inherit", test_inherit());
 	report("cpu-event", test_cpu_event());
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		printf("SKIP migration: one CPU\n");
+	else
+		report("migration", test_migration());
 	test_errors();
 	test_unprivileged();
 
