@@ -5,7 +5,7 @@
 
 #include <uapi/linux/fprobe_pmu.h>
 
-#if defined(CONFIG_FPROBE) && defined(CONFIG_PERF_EVENTS)
+#ifdef CONFIG_FPROBE_PMU
 int fprobe_pmu_type(void);
 #else
 static inline int fprobe_pmu_type(void)

@@ -44,12 +44,16 @@
 #include <linux/fprobe_pmu.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -89,6 +93,16 @@ static LIST_HEAD(fprobe_pmu_probes);
 static DEFINE_MUTEX(fprobe_pmu_mutex);
 /* The generation of the last probe made, under fprobe_pmu_mutex */
 static u32 fprobe_pmu_gen;
+
+/*
+ * The most functions one event may attach to: a filter that matches more is
+ * -E2BIG. Every attached function costs memory, charged to the opener, and
+ * a check on each call of the function; root can raise it.
+ */
+#define FPROBE_PMU_MAX_FUNCS	65536
+static unsigned int max_funcs = FPROBE_PMU_MAX_FUNCS;
+module_param(max_funcs, uint, 0644);
+MODULE_PARM_DESC(max_funcs, "The most functions one fprobe PMU event may attach to");
 
 /*
  * The fprobe entry data: what the exit record needs from the entry, saved
@@ -189,6 +203,15 @@ static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 	struct perf_event *event;
 	struct pt_regs *regs;
 	int rctx;
+
+	/*
+	 * perf needs RCU: a few traceable functions run where it is not
+	 * watching (on the way in and out of idle). Their calls are lost.
+	 */
+	if (unlikely(!rcu_is_watching())) {
+		fprobe_pmu_lost(probe);
+		return;
+	}
 
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0) {
@@ -331,7 +354,7 @@ static char *fprobe_pmu_copy_filter(u64 uaddr)
 	char *buf;
 	long len;
 
-	buf = kmalloc(FPROBE_PMU_FILTER_MAX, GFP_KERNEL);
+	buf = kmalloc(FPROBE_PMU_FILTER_MAX, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 
@@ -365,6 +388,10 @@ static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool exclude)
 	while ((glob = strsep(&str, ", \t\n"))) {
 		if (!*glob)
 			continue;
+		/* Each glob walks every traceable function: let a kill in. */
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
 		/* ftrace would take a number as a function index. */
 		if (glob[strspn(glob, "0123456789")] == '\0')
 			return -EINVAL;
@@ -382,7 +409,8 @@ static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool exclude)
 /*
  * Make the list of the traceable functions that match @filter and do not
  * match @notfilter (which may be NULL). Return the number of addresses in
- * *@addrsp (to be kvfree()d), -ENOENT if there is none, or -errno.
+ * *@addrsp (to be kvfree()d), -ENOENT if there is none, -E2BIG if there are
+ * more than max_funcs, or -errno.
  */
 static int fprobe_pmu_ips(char *filter, char *notfilter,
 			  unsigned long **addrsp)
@@ -409,7 +437,7 @@ static int fprobe_pmu_ips(char *filter, char *notfilter,
 	if (ftrace_hash_empty(hash))
 		goto out_free_filter;
 
-	addrs = kvcalloc(hash->count, sizeof(*addrs), GFP_KERNEL);
+	addrs = kvcalloc(hash->count, sizeof(*addrs), GFP_KERNEL_ACCOUNT);
 	if (!addrs) {
 		ret = -ENOMEM;
 		goto out_free_filter;
@@ -421,7 +449,10 @@ static int fprobe_pmu_ips(char *filter, char *notfilter,
 				addrs[count++] = entry->ip;
 		}
 	}
-	if (count) {
+	/* What the not-filter leaves counts against the cap. */
+	if (count > READ_ONCE(max_funcs))
+		ret = -E2BIG;
+	if (count && ret == -ENOENT) {
 		*addrsp = addrs;
 		ret = count;
 	} else {
@@ -442,11 +473,11 @@ static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 	int ret;
 
 	/* fprobe_pmu_ips() cuts the strings up: keep those of the probe. */
-	filter = kstrdup(probe->filter, GFP_KERNEL);
+	filter = kstrdup(probe->filter, GFP_KERNEL_ACCOUNT);
 	if (!filter)
 		return -ENOMEM;
 	if (probe->notfilter) {
-		notfilter = kstrdup(probe->notfilter, GFP_KERNEL);
+		notfilter = kstrdup(probe->notfilter, GFP_KERNEL_ACCOUNT);
 		if (!notfilter) {
 			ret = -ENOMEM;
 			goto out_free_filter;
@@ -542,14 +573,14 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	}
 
 	ret = -ENOMEM;
-	probe = kzalloc(sizeof(*probe), GFP_KERNEL);
+	probe = kzalloc(sizeof(*probe), GFP_KERNEL_ACCOUNT);
 	if (!probe)
 		goto out_unlock;
 	probe->filter = filter;
 	probe->notfilter = notfilter;
 	filter = NULL;
 	notfilter = NULL;
-	probe->active = alloc_percpu(struct hlist_head);
+	probe->active = alloc_percpu_gfp(struct hlist_head, GFP_KERNEL_ACCOUNT);
 	if (!probe->active)
 		goto out_free_probe;
 	refcount_set(&probe->ref, 1);
@@ -605,9 +636,18 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 		goto out_set;
 	}
 
-	/* The same rule as for kprobe PMU events */
+	/*
+	 * The same rules as for kprobe PMU events: CAP_PERFMON, the LSM's
+	 * say on tracing with perf, and no kprobes under lockdown.
+	 */
 	if (!perfmon_capable())
 		return -EACCES;
+	ret = perf_allow_tracepoint();
+	if (ret)
+		return ret;
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
 
 	ret = fprobe_pmu_check_attr(event);
 	if (ret)

@@ -1190,6 +1190,11 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 	if (evlist__open(rec.evlist) < 0) {
 		struct evsel *evsel = evlist__first(rec.evlist);
 
+		if (errno == E2BIG) {
+			pr_err("failed to open the fprobe PMU events: %s\n",
+			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
+			goto out_close;
+		}
 		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));
 		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
 		goto out_close;

@@ -28,6 +28,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1149,6 +1151,140 @@ static void test_unprivileged(void)
 	       !WEXITSTATUS(status));
 }
 
+#define MAX_FUNCS	"/sys/module/fprobe_pmu/parameters/max_funcs"
+
+/* A filter that matches more functions than max_funcs is E2BIG */
+static void test_max_funcs(void)
+{
+	struct perf_event_attr attr;
+	char old[32] = "";
+	bool ok;
+	int fd;
+
+	fd = open(MAX_FUNCS, O_RDONLY);
+	if (fd < 0 || read(fd, old, sizeof(old) - 1) <= 0 ||
+	    write_file(MAX_FUNCS, "2")) {
+		printf("SKIP error-over-max-funcs-e2big: cannot set %s\n",
+		       MAX_FUNCS);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	init_attr(&attr, 0, "vfs_read,vfs_write,vfs_open", 0);
+	ok = expect_error(&attr, E2BIG);
+	/* At the cap is fine */
+	init_attr(&attr, 0, "vfs_read,vfs_write", 0);
+	fd = perf_event_open(&attr, 0, -1);
+	if (fd < 0)
+		ok = failf("2 functions with max_funcs 2: %s", strerror(errno));
+	else
+		close(fd);
+	write_file(MAX_FUNCS, old);
+	report("error-over-max-funcs-e2big", ok);
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Open an event on @filter in a child; return the child, or -1 */
+static pid_t open_in_child(const char *filter)
+{
+	struct perf_event_attr attr;
+	pid_t pid = fork();
+
+	if (!pid) {
+		init_attr(&attr, 0, filter, 0);
+		perf_event_open(&attr, 0, -1);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Time the open of an event on @filter in a child, or -1 */
+static double time_open(const char *filter)
+{
+	double t0 = now_sec();
+	int status;
+	pid_t pid;
+
+	pid = open_in_child(filter);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return now_sec() - t0;
+}
+
+/*
+ * A filter of globs that match nothing: each one walks every traceable
+ * function. Its length is chosen from the time of one glob, for a whole
+ * open of about 2 s. SIGKILL a quarter into the open ends it between two
+ * globs: the killed open ends in less than half of the time of a whole one,
+ * measured just before.
+ */
+static bool test_interrupted(void)
+{
+	static char filter[FPROBE_PMU_FILTER_MAX];
+	int i, n, len = 0, status;
+	double one, whole, killed, t0;
+	pid_t pid;
+
+	one = time_open("no_fn_*");
+	if (one < 0)
+		return failf("fork or wait: %s", strerror(errno));
+	n = one > 0 ? 2.0 / one : 400;
+	n = n < 8 ? 8 : n > 400 ? 400 : n;
+	for (i = 0; i < n && len + 16 < (int)sizeof(filter); i++)
+		len += sprintf(filter + len, "%sno_fn%d_*", i ? "," : "", i);
+
+	whole = time_open(filter);
+	if (whole < 0)
+		return failf("fork or wait: %s", strerror(errno));
+
+	pid = open_in_child(filter);
+	if (pid < 0)
+		return failf("fork: %s", strerror(errno));
+	usleep(whole * 1e6 / 4);
+	t0 = now_sec();
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
+		return failf("wait: %s", strerror(errno));
+	killed = now_sec() - t0;
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+		return failf("the open of %d globs ended before the kill (%s %.3f s)",
+			     i, "a whole one takes", whole);
+	if (killed > whole / 2)
+		return failf("killed after %.3f s, a whole open of %d globs takes %.3f s",
+			     killed, i, whole);
+	return true;
+}
+
+/*
+ * Under lockdown (confidentiality, which covers kprobes) no event can be
+ * opened: EPERM. Lockdown cannot be lifted: run last, in a boot of its own.
+ */
+static int test_lockdown(void)
+{
+	const char *path = "/sys/kernel/security/lockdown";
+	struct perf_event_attr attr;
+
+	if (access(path, W_OK)) {
+		mkdir("/sys/kernel/security", 0755);
+		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
+	}
+	if (write_file(path, "confidentiality")) {
+		printf("SKIP error-lockdown-eperm: cannot write %s\n", path);
+		return 0;
+	}
+	init_attr(&attr, 0, "vfs_read", 0);
+	report("error-lockdown-eperm", expect_error(&attr, EPERM));
+	return failures ? 1 : 0;
+}
+
 /* The sysfs files of the PMU say what the ABI says */
 static bool test_sysfs(void)
 {
@@ -1176,7 +1312,7 @@ static bool test_sysfs(void)
 	return true;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	uint64_t vfs_read;
 
@@ -1185,6 +1321,8 @@ int main(void)
 		printf("SKIP fprobe-pmu: no /sys/bus/event_source/devices/fprobe\n");
 		return KSFT_SKIP;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--lockdown"))
+		return test_lockdown();
 	vfs_read = load_kallsyms() ? 0 : ksym_addr("vfs_read");
 	if (!vfs_read) {
 		printf("FAIL kallsyms: no vfs_read in /proc/kallsyms\n");
@@ -1207,6 +1345,8 @@ int main(void)
 		report("migration", test_migration());
 	test_errors();
 	test_unprivileged();
+	test_max_funcs();
+	report("error-interrupted", test_interrupted());
 
 	return failures ? 1 : 0;
 }
