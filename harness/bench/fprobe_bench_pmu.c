@@ -3,7 +3,7 @@
  * fprobe_bench_pmu: the fprobe PMU's one-record-per-call path under
  * fprobe_bench (harness/bench/fprobe_bench.c), for make bench.
  *
- *   fprobe_bench_pmu MS [CALLS]
+ *   fprobe_bench_pmu [--count] MS [CALLS]
  *
  * Opens one fprobe PMU event on fprobe_bench_target for this task (one
  * record per completed call, one argument, IP|TID|TIME|CPU|RAW) with a
@@ -65,6 +65,10 @@ static void drain(void)
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/*
+ * With --count: a counting event instead (no sample period, no ring
+ * buffer), and "count=N lost=N" after the module's result line.
+ */
 static int pmu_type(void)
 {
 	FILE *f = fopen("/sys/bus/event_source/devices/fprobe/type", "r");
@@ -86,16 +90,22 @@ int main(int argc, char **argv)
 	uint64_t counts[2];	/* value, lost */
 	unsigned long long ncalls = 0;
 	int fd, run, type, ms;
+	int counting = 0;
 	char *end;
 	ssize_t n;
 
+	if (argc > 1 && !strcmp(argv[1], "--count")) {
+		counting = 1;
+		argv++;
+		argc--;
+	}
 	if (argc == 3) {
 		ncalls = strtoull(argv[2], &end, 10);
 		if (*end || !*argv[2])
 			argc = 0;
 	}
 	if (argc < 2 || argc > 3 || (ms = atoi(argv[1])) <= 0) {
-		fprintf(stderr, "usage: fprobe_bench_pmu MS [CALLS]\n");
+		fprintf(stderr, "usage: fprobe_bench_pmu [--count] MS [CALLS]\n");
 		return 2;
 	}
 	type = pmu_type();
@@ -108,9 +118,11 @@ int main(int argc, char **argv)
 	attr.type = type;
 	attr.config = 1;	/* one argument */
 	attr.config1 = (uint64_t)(uintptr_t)filter;
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			   PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	if (!counting) {
+		attr.sample_period = 1;
+		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				   PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	}
 	attr.read_format = PERF_FORMAT_LOST;
 	attr.disabled = 1;
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
@@ -118,6 +130,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fprobe_bench_pmu: perf_event_open: %s\n", strerror(errno));
 		return 1;
 	}
+	if (counting)
+		goto run;
 	data_size = (size_t)DATA_PAGES * sysconf(_SC_PAGESIZE);
 	meta = mmap(NULL, data_size + sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		    MAP_SHARED, fd, 0);
@@ -126,6 +140,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	data = (char *)meta + meta->data_offset;
+run:
 	run = open(RUN_FILE, O_RDWR);
 	if (run < 0) {
 		fprintf(stderr, "fprobe_bench_pmu: %s: %s\n", RUN_FILE, strerror(errno));
@@ -145,12 +160,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	result[n] = '\0';
-	drain();
+	if (!counting)
+		drain();
 	if (read(fd, counts, sizeof(counts)) != sizeof(counts)) {
 		fprintf(stderr, "fprobe_bench_pmu: reading the event: %s\n", strerror(errno));
 		return 1;
 	}
 	nlost = counts[1];	/* all of them, PERF_RECORD_LOST or not */
+	if (counting) {
+		printf("%.*s count=%llu lost=%llu\n", (int)strcspn(result, "\n"),
+		       result, (unsigned long long)counts[0],
+		       (unsigned long long)nlost);
+		return 0;
+	}
 	printf("%.*s records=%llu lost=%llu\n", (int)strcspn(result, "\n"), result,
 	       (unsigned long long)nsamples, (unsigned long long)nlost);
 	return 0;

@@ -85,6 +85,10 @@ for r in $(seq "$reps"); do
 		out=$(/repo/build/bench/fprobe_bench_pmu "$ms" "$calls") || die "fprobe_bench_pmu failed"
 		short "$out" && die "case pmu reached ${ms} ms before $calls calls: $out"
 		percall pmu "$out"
+		out=$(/repo/build/bench/fprobe_bench_pmu --count "$ms" "$calls") ||
+			die "fprobe_bench_pmu --count failed"
+		short "$out" && die "case pmu-count reached ${ms} ms before $calls calls: $out"
+		percall pmu-count "$out"
 	fi
 done
 

@@ -29,6 +29,7 @@ PERCALL = [
     ("fprobe-event", "fprobe event (tracefs)"),
     ("fprobe-event-exit", "fprobe event + %return"),
     ("pmu", "fprobe PMU, a record per call"),
+    ("pmu-count", "fprobe PMU, counting"),
 ]
 SCALE = ["1", "1000", "10000", "all"]
 KERNELS = ("patched", "base")
@@ -50,6 +51,7 @@ RATIO_PAIRS = (
     ("fprobe-entry / kprobe (patched)", ("patched", "fprobe-entry"), ("patched", "kprobe")),
     ("PMU / bare fprobe entry+exit (patched)", ("patched", "pmu"), ("patched", "fprobe-exit")),
     ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit")),
+    ("PMU counting / bare fprobe entry+exit (patched)", ("patched", "pmu-count"), ("patched", "fprobe-exit")),
 )
 
 # the keys each section's lines must carry
@@ -185,6 +187,9 @@ def check_counts(r, kernel):
     if case == "pmu" and int(r["records"]) + int(r["lost"]) != calls:
         errors.append(f"{kernel} pmu rep {r['rep']}: {r['records']} records "
                       f"and {r['lost']} lost for {calls} calls")
+    if case == "pmu-count" and (int(r["count"]) != calls or int(r["lost"])):
+        errors.append(f"{kernel} pmu-count rep {r['rep']}: count {r['count']} "
+                      f"and {r['lost']} lost for {calls} calls")
 
 
 def percall_wall(rows, res):
@@ -213,7 +218,7 @@ def percall_wall(rows, res):
                     s["lost"] = sum(int(r["lost"]) for r in sel)
                 res["percall"][case][k] = s
                 line += f"{fmt(s):>26}"
-            elif case == "pmu" and k == "base":
+            elif case.startswith("pmu") and k == "base":
                 line += f"{'n/a (no PMU)':>26}"
             else:
                 errors.append(f"no per-call result for {case} on {k}")
@@ -296,7 +301,7 @@ def percall_icount(rows, res):
             for r in sel:
                 check_counts(r, k)
             if not sel:
-                if case == "pmu" and k == "base":
+                if case.startswith("pmu") and k == "base":
                     line += f"{'n/a (no PMU)':>20}"
                 else:
                     errors.append(f"no per-call result for {case} on {k}")

@@ -69,6 +69,8 @@
  * @filter: The filter string of the events (attr.config1).
  * @notfilter: Their not-filter string (attr.config2), or NULL.
  * @gen: The generation of the probe, tagging its entry data.
+ * @nr_sampling: The number of sampling events using @fp: without any, the
+ *	calls are counted, not timed nor recorded.
  * @nargs: The number of arguments to capture at entry.
  * @entry: Emit entry records.
  * @exit: Emit exit records (@fp has an exit handler).
@@ -82,6 +84,7 @@ struct fprobe_pmu_probe {
 	char				*filter;
 	char				*notfilter;
 	u32				gen;
+	atomic_t			nr_sampling;
 	unsigned int			nargs;
 	bool				entry;
 	bool				exit;
@@ -106,22 +109,23 @@ MODULE_PARM_DESC(max_funcs, "The most functions one fprobe PMU event may attach 
 
 /*
  * The fprobe entry data: what the exit record needs from the entry, saved
- * on the shadow stack of the task for the duration of the call.
+ * on the shadow stack of the task for the duration of the call. Without a
+ * sampling event at entry, the call is only counted at exit: @timed is
+ * false, and @entry_time, @depth and @args are not set.
  */
 struct fprobe_pmu_call {
 	u64	entry_time;
-	u32	depth;
 	u32	gen;
+	u16	depth;
+	u16	timed;
 	u64	args[];
 };
 
-/* A record as it is built on the stack: the largest one fits */
-struct fprobe_pmu_buf {
-	struct fprobe_pmu_record	rec;
-	u64				args[FPROBE_PMU_MAX_ARGS];
-};
-
-/* Sample registers, one set per perf recursion context */
+/*
+ * Sample registers, one set per perf recursion context. Only the fields
+ * fprobe_pmu_fill_regs() sets are ever written, the same ones every time:
+ * the others stay 0.
+ */
 static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
 
 static struct pmu fprobe_pmu;
@@ -173,12 +177,17 @@ NOKPROBE_SYMBOL(fprobe_pmu_missed);
  * return address through the shadow stack entry of the call, not yet
  * popped while the exit handlers run.
  */
-static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *regs,
+static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 					    struct ftrace_regs *fregs,
 					    const struct fprobe_pmu_record *rec)
 {
-	memset(regs, 0, sizeof(*regs));
-	regs = ftrace_fill_perf_regs(fregs, regs);
+	struct pt_regs *regs = ftrace_fill_perf_regs(fregs, buf);
+
+	/* Where ftrace_regs are full registers: not those to change. */
+	if (regs != buf) {
+		*buf = *regs;
+		regs = buf;
+	}
 	instruction_pointer_set(regs, rec->func);
 #ifdef CONFIG_X86
 	if (rec->type == FPROBE_PMU_REC_EXIT)
@@ -190,49 +199,69 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *regs,
 }
 
 /*
- * Deliver @rec to the events of @probe active on this CPU: add @nr to their
- * count and sample it with @period. Called with preemption disabled.
+ * Sample @rec, with @nargs arguments at @args, to the sampling events of
+ * @probe active on this CPU, and add @nr to the count of all of them. @now
+ * is the local_clock() of the record. Called with preemption disabled,
+ * where RCU is watching.
+ *
+ * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
+ * entry: the ones below are written before they are read, and the sample
+ * data alone is 384 bytes.
  */
-static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
-			       struct fprobe_pmu_record *rec,
-			       struct ftrace_regs *fregs, u64 nr, u64 period)
+static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
+				       struct fprobe_pmu_record *rec,
+				       const u64 *args,
+				       struct ftrace_regs *fregs, u64 nr,
+				       u64 now)
 {
 	struct hlist_head *head = this_cpu_ptr(probe->active);
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
+	struct perf_raw_frag args_frag;
 	struct perf_raw_record raw;
 	struct perf_event *event;
 	struct pt_regs *regs;
+	u64 period = 1;
 	int rctx;
-
-	/*
-	 * perf needs RCU: a few traceable functions run where it is not
-	 * watching (on the way in and out of idle). Their calls are lost.
-	 */
-	if (unlikely(!rcu_is_watching())) {
-		fprobe_pmu_lost(probe);
-		return;
-	}
 
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0) {
 		fprobe_pmu_lost(probe);
 		return;
 	}
-
 	regs = fprobe_pmu_fill_regs(this_cpu_ptr(&fprobe_pmu_regs[rctx]),
 				    fregs, rec);
+	if (rec->type == FPROBE_PMU_REC_EXIT)
+		period = rec->duration;
 
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
 
+		/* Counting mode: no record to make. */
+		if (!is_sampling_event(event)) {
+			local64_add(nr, &event->count);
+			continue;
+		}
+
 		perf_sample_data_init(&data, 0, period);
-		data.weight.full = period;
+		data.time = now;
+		data.sample_flags |= PERF_SAMPLE_TIME;
+		/* The 32-bit weight saturates; PERF_SAMPLE_WEIGHT is 64 bits. */
+		if (event->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+			data.weight.full = min_t(u64, period, U32_MAX);
+		else
+			data.weight.full = period;
 		data.sample_flags |= PERF_SAMPLE_WEIGHT_TYPE;
+		/* The arguments are copied from where they are. */
+		args_frag = (struct perf_raw_frag) {
+			.data = (void *)args,
+			.size = rec->nargs * sizeof(u64),
+		};
 		raw = (struct perf_raw_record) {
 			.frag = {
-				.size = struct_size(rec, args, rec->nargs),
+				.next = rec->nargs ? &args_frag : NULL,
 				.data = rec,
+				.size = sizeof(*rec),
 			},
 		};
 		perf_sample_save_raw_data(&data, event, &raw);
@@ -243,15 +272,57 @@ static void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 }
 
 /* Called from the fprobe handlers, in any context */
-NOKPROBE_SYMBOL(fprobe_pmu_deliver);
+NOKPROBE_SYMBOL(fprobe_pmu_sample);
+
+/*
+ * Deliver a call of @probe to its events active on this CPU: add @nr to the
+ * count of each, and sample @rec (see fprobe_pmu_sample()) to the sampling
+ * ones. @rec is NULL for a call that was not timed at entry (no sampling
+ * event then): it is counted by the counting events only. Called with
+ * preemption disabled.
+ */
+static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
+					       struct fprobe_pmu_record *rec,
+					       const u64 *args,
+					       struct ftrace_regs *fregs,
+					       u64 nr, u64 now)
+{
+	struct perf_event *event;
+
+	/*
+	 * perf needs RCU: a few traceable functions run where it is not
+	 * watching (on the way in and out of idle). Their calls are lost.
+	 */
+	if (unlikely(!rcu_is_watching())) {
+		fprobe_pmu_lost(probe);
+		return;
+	}
+
+	if (rec) {
+		fprobe_pmu_sample(probe, rec, args, fregs, nr, now);
+		return;
+	}
+
+	/* Counting mode: an add per event, no record. */
+	hlist_for_each_entry_rcu(event, this_cpu_ptr(probe->active),
+				 hlist_entry) {
+		if (!(event->hw.state & PERF_HES_STOPPED) &&
+		    !is_sampling_event(event))
+			local64_add(nr, &event->count);
+	}
+}
 
 static __always_inline void fprobe_pmu_init_record(struct fprobe_pmu_record *rec,
-						   u16 type, u16 nargs,
+						   u16 type, u16 nargs, u32 depth,
 						   unsigned long func,
 						   unsigned long ret_ip)
 {
+	rec->size = struct_size(rec, args, nargs);
+	rec->version = FPROBE_PMU_RECORD_VERSION;
 	rec->type = type;
 	rec->nargs = nargs;
+	rec->depth = depth;
+	rec->__reserved = 0;
 	rec->func = func;
 	rec->ret_ip = ret_ip;
 }
@@ -267,42 +338,62 @@ static __always_inline u32 fprobe_pmu_depth(struct fprobe_pmu_probe *probe)
 	return current->curr_ret_depth + !probe->exit;
 }
 
+/* The entry of a call, for the sampling events of @probe */
+static noinline void fprobe_pmu_entry_timed(struct fprobe_pmu_probe *probe,
+					    unsigned long entry_ip,
+					    unsigned long ret_ip,
+					    struct ftrace_regs *fregs,
+					    struct fprobe_pmu_call *call)
+{
+	u64 stack_args[FPROBE_PMU_MAX_ARGS] __uninitialized;
+	struct fprobe_pmu_record rec __uninitialized;
+	u64 now = local_clock();
+	unsigned int i;
+	u64 *args;
+
+	args = probe->exit ? call->args : stack_args;
+	for (i = 0; i < probe->nargs; i++)
+		args[i] = ftrace_regs_get_argument(fregs, i);
+	if (probe->exit) {
+		call->entry_time = now;
+		call->depth = fprobe_pmu_depth(probe);
+	}
+	if (probe->entry) {
+		fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_ENTRY, probe->nargs,
+				       fprobe_pmu_depth(probe), entry_ip, ret_ip);
+		rec.entry_time = now;
+		rec.duration = 0;
+		rec.retval = 0;
+		/* Entry records count calls only when there is no exit. */
+		fprobe_pmu_deliver(probe, &rec, args, fregs, !probe->exit, now);
+	}
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_entry_timed);
+
 static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct ftrace_regs *fregs,
 			    void *entry_data)
 {
 	struct fprobe_pmu_probe *probe = to_probe(fp);
 	struct fprobe_pmu_call *call = entry_data;
-	struct fprobe_pmu_buf buf;
-	unsigned int i;
-	u64 now;
+	bool timed;
 
 	/* No event of the current task or of this CPU: nothing to do. */
 	if (hlist_empty(this_cpu_ptr(probe->active)))
 		return 1;
 
-	now = local_clock();
-	if (probe->entry) {
-		fprobe_pmu_init_record(&buf.rec, FPROBE_PMU_REC_ENTRY,
-				       probe->nargs, entry_ip, ret_ip);
-		buf.rec.depth = fprobe_pmu_depth(probe);
-		buf.rec.entry_time = now;
-		buf.rec.duration = 0;
-		buf.rec.retval = 0;
-		for (i = 0; i < probe->nargs; i++)
-			buf.args[i] = ftrace_regs_get_argument(fregs, i);
-		/* Entry records count calls only when there is no exit. */
-		fprobe_pmu_deliver(probe, &buf.rec, fregs, !probe->exit, 1);
+	/* Only sampling events need the time and the arguments. */
+	timed = atomic_read(&probe->nr_sampling);
+	if (probe->exit) {
+		call->gen = probe->gen;
+		call->timed = timed;
 	}
-	if (!probe->exit)
-		return 1;
-
-	call->entry_time = now;
-	call->depth = fprobe_pmu_depth(probe);
-	call->gen = probe->gen;
-	for (i = 0; i < probe->nargs; i++)
-		call->args[i] = ftrace_regs_get_argument(fregs, i);
-	return 0;
+	if (timed)
+		fprobe_pmu_entry_timed(probe, entry_ip, ret_ip, fregs, call);
+	else if (!probe->exit)
+		fprobe_pmu_deliver(probe, NULL, NULL, fregs, 1, 0);
+	return !probe->exit;
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry);
@@ -313,8 +404,8 @@ static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 {
 	struct fprobe_pmu_probe *probe = to_probe(fp);
 	struct fprobe_pmu_call *call = entry_data;
-	struct fprobe_pmu_buf buf;
-	unsigned int i;
+	struct fprobe_pmu_record rec __uninitialized;
+	u64 now;
 
 	if (hlist_empty(this_cpu_ptr(probe->active)))
 		return;
@@ -327,19 +418,22 @@ static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 	if (unlikely(call->gen != probe->gen))
 		return;
 
-	fprobe_pmu_init_record(&buf.rec, FPROBE_PMU_REC_EXIT, probe->nargs,
-			       entry_ip, ret_ip);
-	buf.rec.depth = call->depth;
-	buf.rec.entry_time = call->entry_time;
+	if (!call->timed) {
+		fprobe_pmu_deliver(probe, NULL, NULL, fregs, 1, 0);
+		return;
+	}
+
+	now = local_clock();
+	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_EXIT, probe->nargs,
+			       call->depth, entry_ip, ret_ip);
+	rec.entry_time = call->entry_time;
 	/*
 	 * local_clock() is per CPU: a call that returns on another CPU can
 	 * read a clock slightly behind the one of its entry.
 	 */
-	buf.rec.duration = max_t(s64, local_clock() - call->entry_time, 0);
-	buf.rec.retval = ftrace_regs_get_return_value(fregs);
-	for (i = 0; i < probe->nargs; i++)
-		buf.args[i] = call->args[i];
-	fprobe_pmu_deliver(probe, &buf.rec, fregs, 1, buf.rec.duration);
+	rec.duration = max_t(s64, now - call->entry_time, 0);
+	rec.retval = ftrace_regs_get_return_value(fregs);
+	fprobe_pmu_deliver(probe, &rec, call->args, fregs, 1, now);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_exit);
@@ -517,7 +611,11 @@ static void fprobe_pmu_put_probe(struct fprobe_pmu_probe *probe)
 
 static void fprobe_pmu_event_destroy(struct perf_event *event)
 {
-	fprobe_pmu_put_probe(event->pmu_private);
+	struct fprobe_pmu_probe *probe = event->pmu_private;
+
+	if (is_sampling_event(event))
+		atomic_dec(&probe->nr_sampling);
+	fprobe_pmu_put_probe(probe);
 	event->pmu_private = NULL;
 }
 
@@ -669,6 +767,8 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 		return PTR_ERR(probe);
 
 out_set:
+	if (is_sampling_event(event))
+		atomic_inc(&probe->nr_sampling);
 	event->pmu_private = probe;
 	event->destroy = fprobe_pmu_event_destroy;
 	return 0;

@@ -7,6 +7,7 @@
  * (kunit_vm_mmap()).
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/ftrace.h>
@@ -37,6 +38,20 @@ static noinline int fprobe_pmu_kunit_sleep(int ms)
 	return ms;
 }
 
+/* A call the test holds in progress: entered, then released */
+struct held_call {
+	struct completion	entered;
+	struct completion	release;
+	struct completion	done;
+};
+
+static noinline int fprobe_pmu_kunit_held(struct held_call *h)
+{
+	complete(&h->entered);
+	wait_for_completion(&h->release);
+	return 1;
+}
+
 static noinline int fprobe_pmu_kunit_inner(int x)
 {
 	return x * 2;
@@ -53,9 +68,10 @@ static noinline int fprobe_pmu_kunit_outer(int x)
 static int (*add_ptr)(int, int);
 static int (*delay_ptr)(int);
 static int (*sleep_ptr)(int);
+static int (*held_ptr)(struct held_call *);
 static int (*outer_ptr)(int);
 
-/* A record as the overflow handler saw it */
+/* A record as the overflow handler saw it: rec and args, contiguous */
 struct captured {
 	struct fprobe_pmu_record	rec;
 	u64				args[FPROBE_PMU_MAX_ARGS];
@@ -80,23 +96,36 @@ static void capture_handler(struct perf_event *event,
 			    struct pt_regs *regs)
 {
 	struct capture *cap = event->overflow_handler_context;
-	struct fprobe_pmu_record *rec;
+	struct perf_raw_frag *frag;
 	struct captured *c;
 	unsigned long flags;
+	size_t len = 0;
 
 	spin_lock_irqsave(&cap->lock, flags);
 	if (!data->raw || cap->n >= CAPTURE_MAX) {
 		cap->bad++;
 		goto out_unlock;
 	}
-	rec = data->raw->frag.data;
-	if (rec->nargs > FPROBE_PMU_MAX_ARGS ||
-	    data->raw->frag.size != struct_size(rec, args, rec->nargs)) {
+	c = &cap->recs[cap->n];
+	/* The record, then its arguments, maybe in another fragment */
+	for (frag = &data->raw->frag; ; frag = frag->next) {
+		if (len + frag->size > sizeof(c->rec) + sizeof(c->args)) {
+			cap->bad++;
+			goto out_unlock;
+		}
+		/* rec comes first, args right after it */
+		memcpy((char *)c + len, frag->data, frag->size);
+		len += frag->size;
+		if (perf_raw_frag_last(frag))
+			break;
+	}
+	if (len < sizeof(c->rec) || c->rec.nargs > FPROBE_PMU_MAX_ARGS ||
+	    c->rec.size != len || len != struct_size(&c->rec, args, c->rec.nargs) ||
+	    c->rec.version != FPROBE_PMU_RECORD_VERSION || c->rec.__reserved) {
 		cap->bad++;
 		goto out_unlock;
 	}
-	c = &cap->recs[cap->n++];
-	memcpy(&c->rec, rec, struct_size(rec, args, rec->nargs));
+	cap->n++;
 	c->period = data->period;
 	c->ip = instruction_pointer(regs);
 out_unlock:
@@ -461,6 +490,65 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
  */
 #define RACE_SLEEP_MS	200
 
+static int held_worker(void *arg)
+{
+	struct held_call *h = arg;
+
+	held_ptr(h);
+	held_ptr(h);
+	complete(&h->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * Without a sampling event, calls are counted but not timed. A call that
+ * starts then and returns once a sampling event shares the probe is
+ * counted by the counting event only: the sampling event never saw it
+ * start, and it has no entry time to record.
+ */
+static void fprobe_pmu_test_count_untimed(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *counting, *sampling;
+	struct task_struct *worker;
+	struct held_call h;
+	u64 opened;
+
+	init_completion(&h.entered);
+	init_completion(&h.release);
+	init_completion(&h.done);
+	worker = kthread_create(held_worker, &h, "fprobe_pmu_held");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(worker));
+	get_task_struct(worker);
+	counting = open_event_handler(test, worker, 0, "fprobe_pmu_kunit_held",
+				      NULL, 0, NULL);
+	wake_up_process(worker);
+	wait_for_completion(&h.entered);
+
+	/* The first call is in progress, untimed: now a sampling event. */
+	opened = local_clock();
+	sampling = open_event_handler(test, worker, 0, "fprobe_pmu_kunit_held",
+				      NULL, 1, capture_handler);
+	KUNIT_EXPECT_PTR_EQ(test, sampling->pmu_private, counting->pmu_private);
+	complete(&h.release);
+	wait_for_completion(&h.entered);
+	complete(&h.release);
+	wait_for_completion(&h.done);
+	kthread_stop(worker);
+	put_task_struct(worker);
+
+	KUNIT_EXPECT_EQ(test, close_event(counting), 2);
+	KUNIT_EXPECT_EQ(test, close_event(sampling), 1);
+	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
+	KUNIT_ASSERT_EQ(test, t->cap->n, 1);
+	KUNIT_EXPECT_EQ(test, t->cap->recs[0].rec.func,
+			entry_of(fprobe_pmu_kunit_held));
+	KUNIT_EXPECT_EQ(test, t->cap->recs[0].rec.retval, 1);
+	KUNIT_EXPECT_GE(test, t->cap->recs[0].rec.entry_time, opened);
+}
+
 static int race_worker(void *arg)
 {
 	while (!kthread_should_stop())
@@ -581,6 +669,7 @@ static int fprobe_pmu_suite_init(struct kunit_suite *suite)
 	add_ptr = fprobe_pmu_kunit_add;
 	delay_ptr = fprobe_pmu_kunit_delay;
 	sleep_ptr = fprobe_pmu_kunit_sleep;
+	held_ptr = fprobe_pmu_kunit_held;
 	inner_ptr = fprobe_pmu_kunit_inner;
 	outer_ptr = fprobe_pmu_kunit_outer;
 	return 0;
@@ -588,6 +677,7 @@ static int fprobe_pmu_suite_init(struct kunit_suite *suite)
 
 static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_count),
+	KUNIT_CASE(fprobe_pmu_test_count_untimed),
 	KUNIT_CASE(fprobe_pmu_test_exit_records),
 	KUNIT_CASE(fprobe_pmu_test_duration),
 	KUNIT_CASE(fprobe_pmu_test_depth),

@@ -1765,9 +1765,17 @@ static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sa
 	struct fprobe_call call;
 	struct fprobe_func *dwarf;
 	u32 mask;
+	int ret;
 
 	memset(&call, 0, sizeof(call));
-	if (fprobe_pmu_record__decode(sample->raw_data, sample->raw_size, &call) < 0) {
+	ret = fprobe_pmu_record__decode(sample->raw_data, sample->raw_size, &call);
+	if (ret == -EPROTONOSUPPORT) {
+		pr_err("an fprobe PMU record is of version %u; this perf reads version %u only: a newer perf is needed\n",
+		       fprobe_pmu_record__version(sample->raw_data, sample->raw_size),
+		       FPROBE_PMU_RECORD_VERSION);
+		return ret;
+	}
+	if (ret < 0) {
 		fprobe->nr_bad++;
 		return 0;
 	}

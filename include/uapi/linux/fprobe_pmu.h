@@ -39,14 +39,27 @@ enum fprobe_pmu_record_type {
 	FPROBE_PMU_REC_ENTRY	= 2,	/* a call started */
 };
 
+/* The layout of struct fprobe_pmu_record below */
+#define FPROBE_PMU_RECORD_VERSION	1
+
 /*
- * The PERF_SAMPLE_RAW payload of each sample. perf pads the raw data to
- * 8 bytes: find the end of a record from @nargs, not from the raw size.
+ * The PERF_SAMPLE_RAW payload of each sample, in the byte order of the
+ * kernel. Every field is naturally aligned within the record (perf puts the
+ * payload after its u32 size, so in the ring buffer it is not).
+ *
+ * A later version may append fields to the fixed part; it keeps the fields
+ * of the versions before it where they are, raises @version and @size, and
+ * the arguments stay the last @nargs * 8 bytes of the record. A reader
+ * refuses a @version it does not know. perf pads the raw payload to 8
+ * bytes: the record ends after @size bytes.
  */
 struct fprobe_pmu_record {
+	__u16	size;		/* bytes in the record, @args included */
+	__u16	version;	/* FPROBE_PMU_RECORD_VERSION */
 	__u16	type;		/* enum fprobe_pmu_record_type */
 	__u16	nargs;		/* the number of entries in @args */
 	__u32	depth;		/* function graph depth of the call, 0: outermost */
+	__u32	__reserved;	/* 0 */
 	__u64	func;		/* address of the probed function (entry ip) */
 	__u64	ret_ip;		/* return address of the call */
 	__u64	entry_time;	/* local_clock() at entry, in ns */

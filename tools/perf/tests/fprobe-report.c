@@ -150,10 +150,18 @@ static int check_report(const struct fprobe_report_opts *opts, report_output_fn 
 	return ret;
 }
 
+/* Set the u16 field at OFFSET of the record at BUF + 4 */
+static void set_u16(char *buf, size_t offset, u16 val)
+{
+	memcpy(buf + 4 + offset, &val, sizeof(val));
+}
+
 /* A record of NARGS arguments at BUF + 4 (raw data is not u64 aligned) */
 static u32 make_record(char *buf, u16 type, u16 nargs)
 {
 	struct fprobe_pmu_record rec = {
+		.size		= sizeof(rec) + nargs * sizeof(u64),
+		.version	= FPROBE_PMU_RECORD_VERSION,
 		.type		= type,
 		.nargs		= nargs,
 		.depth		= 2,
@@ -220,6 +228,22 @@ static int test__fprobe_report_decode(struct test_suite *test __maybe_unused,
 
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 7);
 	TEST_ASSERT_VAL("nargs > 6", fprobe_pmu_record__decode(buf + 4, size, &call) == -EINVAL);
+
+	/* The size must be that of the header and the arguments */
+	size = make_record(buf, FPROBE_PMU_REC_EXIT, 2);
+	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size + 8);
+	TEST_ASSERT_VAL("size", fprobe_pmu_record__decode(buf + 4, size + 8, &call) == -EINVAL);
+
+	/* A version this perf does not know is refused, and told */
+	size = make_record(buf, FPROBE_PMU_REC_EXIT, 2);
+	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 2);
+	TEST_ASSERT_VAL("version 2",
+			fprobe_pmu_record__decode(buf + 4, size, &call) == -EPROTONOSUPPORT);
+	TEST_ASSERT_VAL("version told", fprobe_pmu_record__version(buf + 4, size) == 2);
+	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 0);
+	TEST_ASSERT_VAL("version 0",
+			fprobe_pmu_record__decode(buf + 4, size, &call) == -EPROTONOSUPPORT);
+	TEST_ASSERT_VAL("no version", fprobe_pmu_record__version(buf + 4, 3) == 0);
 
 	size = make_record(buf, 0, 0);
 	TEST_ASSERT_VAL("type 0", fprobe_pmu_record__decode(buf + 4, size, &call) == -EINVAL);

@@ -12,7 +12,7 @@
 #include "fprobe-decode.h"
 
 /* perf pads the raw payload so that it ends on a u64 boundary */
-#define FPROBE_PMU_RAW_PAD	7
+#define FPROBE_PMU_RAW_PAD	7U
 
 /**
  * fprobe_pmu_record__decode - decode one fprobe PMU record
@@ -25,27 +25,35 @@
  * An exit record carries the entry's time and arguments, so it gives a
  * call with both FPROBE_CALL_ENTRY and FPROBE_CALL_EXIT; an entry record
  * gives FPROBE_CALL_ENTRY only, with no duration and no return value.
- * @raw need not be aligned.
+ * @raw need not be aligned. The record is read in the byte order of this
+ * machine, which is the kernel's when perf.data is read where it was made.
  *
- * Return: 0, or -EINVAL if the record is truncated (@size too small for
- * the header or for its nargs arguments), has more than
- * FPROBE_PMU_MAX_ARGS arguments, is longer than its arguments plus the
- * padding perf adds, or has an unknown type.
+ * Return: 0; -EPROTONOSUPPORT if the record is of a version this perf does
+ * not know (see fprobe_pmu_record__version()); -EINVAL if it is truncated
+ * (@size too small for the header or for its nargs arguments), its size
+ * does not match its nargs, it has more than FPROBE_PMU_MAX_ARGS
+ * arguments, the payload is longer than the record plus the padding perf
+ * adds, or it has an unknown type.
  */
 int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *call)
 {
 	struct fprobe_pmu_record rec;
-	size_t need;
 
-	if (!raw || !call || size < sizeof(rec))
+	if (!raw || !call || size < offsetof(struct fprobe_pmu_record, type))
+		return -EINVAL;
+
+	memcpy(&rec, raw, offsetof(struct fprobe_pmu_record, type));
+	if (rec.version != FPROBE_PMU_RECORD_VERSION)
+		return -EPROTONOSUPPORT;
+	if (size < sizeof(rec))
 		return -EINVAL;
 
 	memcpy(&rec, raw, sizeof(rec));
 	if (rec.nargs > FPROBE_PMU_MAX_ARGS || rec.nargs > FPROBE_CALL_MAX_ARGS)
 		return -EINVAL;
-
-	need = sizeof(rec) + rec.nargs * sizeof(u64);
-	if (size < need || size > need + FPROBE_PMU_RAW_PAD)
+	if (rec.size != sizeof(rec) + rec.nargs * sizeof(u64))
+		return -EINVAL;
+	if (size < rec.size || size > rec.size + FPROBE_PMU_RAW_PAD)
 		return -EINVAL;
 
 	switch (rec.type) {
@@ -71,4 +79,23 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 	memset(call->args, 0, sizeof(call->args));
 	memcpy(call->args, (const char *)raw + sizeof(rec), rec.nargs * sizeof(u64));
 	return 0;
+}
+
+/**
+ * fprobe_pmu_record__version - the version of an fprobe PMU record
+ * @raw: the PERF_SAMPLE_RAW payload of a sample
+ * @size: its size in bytes
+ *
+ * Return: the version the record says it is, for the error message of a
+ * record fprobe_pmu_record__decode() refused with -EPROTONOSUPPORT; 0 if
+ * @size is too small to tell.
+ */
+unsigned int fprobe_pmu_record__version(const void *raw, u32 size)
+{
+	struct fprobe_pmu_record rec;
+
+	if (!raw || size < offsetof(struct fprobe_pmu_record, type))
+		return 0;
+	memcpy(&rec, raw, offsetof(struct fprobe_pmu_record, type));
+	return rec.version;
 }

@@ -6,7 +6,9 @@
 
 struct fprobe_call;
 
-/* Decode one PERF_SAMPLE_RAW payload of the fprobe PMU: 0 or -EINVAL */
+/* Decode one PERF_SAMPLE_RAW payload of the fprobe PMU: 0 or -errno */
 int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *call);
+/* The version of a record, for the error on one of an unknown version */
+unsigned int fprobe_pmu_record__version(const void *raw, u32 size);
 
 #endif /* __PERF_FPROBE_DECODE_H */

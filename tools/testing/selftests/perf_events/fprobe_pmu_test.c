@@ -55,9 +55,12 @@ static size_t nr_ksyms;
 
 /* One parsed PERF_RECORD_SAMPLE */
 struct sample {
+	uint64_t id;
 	uint64_t ip;
 	uint32_t pid, tid;
 	uint64_t time;
+	uint64_t stream_id;
+	uint32_t cpu;
 	uint64_t period;
 	uint64_t nr_ips;
 	uint64_t ips[128];
@@ -69,6 +72,18 @@ struct sample {
 #define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	      \
 			 PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)
+/*
+ * No callchain: the kernel writes these samples straight into the ring
+ * buffer, with the record's own exit time as the sample time.
+ */
+#define SIMPLE_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	      \
+			    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |	      \
+			    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |	      \
+			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	      \
+			    PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)
+
+/* The sample type of the sampling events the tests open */
+static uint64_t sample_type = SAMPLE_TYPE;
 
 static bool failf(const char *fmt, ...)
 {
@@ -184,7 +199,7 @@ static void init_attr(struct perf_event_attr *attr, uint64_t config,
 	attr->config = config;
 	attr->config1 = (uintptr_t)filter;
 	attr->sample_period = period;
-	attr->sample_type = period ? SAMPLE_TYPE : 0;
+	attr->sample_type = period ? sample_type : 0;
 	attr->read_format = PERF_FORMAT_LOST;
 	attr->disabled = 1;
 }
@@ -228,35 +243,59 @@ static void ring_copy(struct ring *r, uint64_t off, void *dst, size_t len)
 static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 {
 	const uint64_t *end = p + words;
-	uint32_t raw_size;
+	uint32_t raw_size, rec_size;
 	const char *raw;
 
 	memset(s, 0, sizeof(*s));
-	s->ip = *p++;
-	s->pid = (uint32_t)*p;
-	s->tid = (uint32_t)(*p++ >> 32);
-	s->time = *p++;
-	s->period = *p++;
-	s->nr_ips = *p++;
-	if (s->nr_ips > 128 || p + s->nr_ips >= end)
-		return failf("callchain of %" PRIu64 " entries", s->nr_ips);
-	memcpy(s->ips, p, s->nr_ips * 8);
-	p += s->nr_ips;
+	if (words < 8)
+		return failf("sample of %zu words", words);
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		s->id = *p++;
+	if (sample_type & PERF_SAMPLE_IP)
+		s->ip = *p++;
+	if (sample_type & PERF_SAMPLE_TID) {
+		s->pid = (uint32_t)*p;
+		s->tid = (uint32_t)(*p++ >> 32);
+	}
+	if (sample_type & PERF_SAMPLE_TIME)
+		s->time = *p++;
+	if ((sample_type & PERF_SAMPLE_ID) && *p++ != s->id)
+		return failf("sample id %" PRIu64 ", identifier %" PRIu64,
+			     p[-1], s->id);
+	if (sample_type & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = *p++;
+	if (sample_type & PERF_SAMPLE_CPU)
+		s->cpu = (uint32_t)*p++;
+	if (sample_type & PERF_SAMPLE_PERIOD)
+		s->period = *p++;
+	if (sample_type & PERF_SAMPLE_CALLCHAIN) {
+		s->nr_ips = *p++;
+		if (s->nr_ips > 128 || p + s->nr_ips >= end)
+			return failf("callchain of %" PRIu64 " entries", s->nr_ips);
+		memcpy(s->ips, p, s->nr_ips * 8);
+		p += s->nr_ips;
+	}
 	raw_size = *(const uint32_t *)p;
 	raw = (const char *)p + 4;
 	if (raw_size < sizeof(s->rec) || raw + raw_size > (const char *)end)
 		return failf("raw data of %u bytes", raw_size);
 	memcpy(&s->rec, raw, sizeof(s->rec));
-	if (s->rec.nargs > FPROBE_PMU_MAX_ARGS ||
-	    sizeof(s->rec) + s->rec.nargs * 8 > raw_size)
-		return failf("record of %u args in %u bytes", s->rec.nargs,
-			     raw_size);
+	if (s->rec.version != FPROBE_PMU_RECORD_VERSION || s->rec.__reserved)
+		return failf("record version %u, reserved %u", s->rec.version,
+			     s->rec.__reserved);
+	rec_size = sizeof(s->rec) + s->rec.nargs * 8;
+	if (s->rec.nargs > FPROBE_PMU_MAX_ARGS || s->rec.size != rec_size ||
+	    raw_size != ((rec_size + 4 + 7) & ~7U) - 4)
+		return failf("record of %u args, size %u, in %u bytes",
+			     s->rec.nargs, s->rec.size, raw_size);
 	memcpy(s->args, raw + sizeof(s->rec), s->rec.nargs * 8);
 	/* The raw data ends 8-byte aligned, counting its u32 size. */
 	p = (const uint64_t *)(raw + raw_size);
 	if (p >= end)
 		return failf("no weight after the raw data");
-	s->weight = *p;
+	s->weight = *p++;
+	if (p != end)
+		return failf("%zu words after the weight", (size_t)(end - p));
 	return true;
 }
 
@@ -411,12 +450,29 @@ static bool check_read_exit(const struct sample *s, int i, uint64_t vfs_read,
 			     " after the sample time %" PRIu64, i,
 			     (uint64_t)r->entry_time, (uint64_t)r->duration,
 			     s->time);
+	/* Written straight: the sample time is the record's exit time. */
+	if (!(sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    r->entry_time + r->duration != s->time)
+		return failf("record %d: entry %" PRIu64 " + duration %" PRIu64
+			     " is not the sample time %" PRIu64, i,
+			     (uint64_t)r->entry_time, (uint64_t)r->duration,
+			     s->time);
+	if ((sample_type & PERF_SAMPLE_CPU) &&
+	    s->cpu >= (uint32_t)sysconf(_SC_NPROCESSORS_CONF))
+		return failf("record %d: cpu %u", i, s->cpu);
+	if ((sample_type & PERF_SAMPLE_IDENTIFIER) &&
+	    (!s->id || s->id != samples[0].id || s->stream_id != s->id))
+		return failf("record %d: id %" PRIu64 " stream id %" PRIu64
+			     ", first id %" PRIu64, i, s->id, s->stream_id,
+			     samples[0].id);
 	if (s->period != r->duration || s->weight != r->duration)
 		return failf("record %d: period %" PRIu64 " weight %" PRIu64
 			     ", duration %" PRIu64, i, s->period, s->weight,
 			     (uint64_t)r->duration);
-	if (s->pid != (uint32_t)getpid())
-		return failf("record %d: pid %u", i, s->pid);
+	if (s->pid != (uint32_t)getpid() || s->tid != (uint32_t)gettid())
+		return failf("record %d: pid %u tid %u", i, s->pid, s->tid);
+	if (!(sample_type & PERF_SAMPLE_CALLCHAIN))
+		return true;
 	if (!callchain_starts(s, vfs_read, "ksys_read", "__x64_sys_read")) {
 		char chain[256] = "";
 		uint64_t j;
@@ -1331,6 +1387,9 @@ int main(int argc, char **argv)
 
 	report("sysfs-format", test_sysfs());
 	report("exit-records-vfs_read", test_exit_records(vfs_read));
+	sample_type = SIMPLE_SAMPLE_TYPE;
+	report("exit-records-written-straight", test_exit_records(vfs_read));
+	sample_type = SAMPLE_TYPE;
 	report("glob-vfs_*", test_glob(vfs_read));
 	report("glob-vs-function-tracer",
 	       test_glob_vs_function_tracer(vfs_read));
