@@ -1,7 +1,8 @@
 #!/bin/bash
 # check-debug: yes
 # The fprobe perf PMU attribute fuzzer: 10000 random and edge-case
-# perf_event_attr (tools/testing/selftests/perf_events/fprobe_pmu_fuzz.c).
+# perf_event_attr, then events of two processes (one per CPU) sharing
+# probes (tools/testing/selftests/perf_events/fprobe_pmu_fuzz.c).
 # Every attempt must return an fd or an expected error, and the kernel must
 # not warn (make check runs guest suites with --fail-on-splat; the kernel
 # log is checked here too). Prints "PASS|FAIL|SKIP name" lines.
@@ -21,6 +22,12 @@ case $status in
 	echo "PASS fuzz-$n" || echo "FAIL fuzz-$n: no event opened" ;;
 *) echo "FAIL fuzz-$n: exit $status" ;;
 esac
+# The sharing phase: every count right, every event opened
+if grep -qE "^sharing: [0-9]+ processes, .*, 0 failures$" /tmp/fuzz.out; then
+	echo "PASS fuzz-sharing"
+else
+	echo "FAIL fuzz-sharing"
+fi
 if dmesg | grep -qE 'WARNING:|BUG:|Oops|RCU|lockdep|UBSAN|KASAN'; then
 	dmesg | grep -E -A5 'WARNING:|BUG:|Oops|RCU|lockdep|UBSAN|KASAN' | head -40
 	echo "FAIL fuzz-$n-kernel-log"

@@ -91,7 +91,11 @@ struct fprobe_pmu_probe {
 	struct hlist_head __percpu	*active;
 };
 
-/* The probes in use, for the events opened with the same attributes */
+/*
+ * The probes in use, for the events opened with the same attributes. The
+ * mutex is held for looking them up and changing the list, not while a
+ * probe is registered or unregistered.
+ */
 static LIST_HEAD(fprobe_pmu_probes);
 static DEFINE_MUTEX(fprobe_pmu_mutex);
 /* The generation of the last probe made, under fprobe_pmu_mutex */
@@ -649,40 +653,68 @@ static bool fprobe_pmu_probe_match(struct fprobe_pmu_probe *probe, u64 config,
 	return !strcmp(probe->notfilter, notfilter);
 }
 
+/* The probe in use for @config and the filters, or NULL; under the mutex */
+static struct fprobe_pmu_probe *fprobe_pmu_find_probe(u64 config,
+						      const char *filter,
+						      const char *notfilter)
+{
+	struct fprobe_pmu_probe *probe;
+
+	lockdep_assert_held(&fprobe_pmu_mutex);
+	list_for_each_entry(probe, &fprobe_pmu_probes, list) {
+		if (fprobe_pmu_probe_match(probe, config, filter, notfilter))
+			return probe;
+	}
+	return NULL;
+}
+
 /*
  * Get the probe for the events of @attr: the one in use for the same config
  * and filters, or a new one, registered. The filters are consumed.
+ *
+ * Expanding the globs and registering the fprobe can take long (every
+ * traceable function for "*"): it is done without fprobe_pmu_mutex, so
+ * that other opens and closes do not wait on it. If another open made a
+ * probe for the same attributes meanwhile, that one is used and the new
+ * one is unregistered.
  */
 static struct fprobe_pmu_probe *
 fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter)
 {
-	struct fprobe_pmu_probe *probe;
+	struct fprobe_pmu_probe *probe, *other;
+	u32 gen;
 	int ret;
 
-	mutex_lock(&fprobe_pmu_mutex);
-	list_for_each_entry(probe, &fprobe_pmu_probes, list) {
-		if (fprobe_pmu_probe_match(probe, attr->config, filter, notfilter)) {
-			refcount_inc(&probe->ref);
-			mutex_unlock(&fprobe_pmu_mutex);
-			kfree(notfilter);
-			kfree(filter);
-			return probe;
-		}
+	ret = mutex_lock_killable(&fprobe_pmu_mutex);
+	if (ret)
+		goto out_free_filters;
+	probe = fprobe_pmu_find_probe(attr->config, filter, notfilter);
+	if (probe) {
+		refcount_inc(&probe->ref);
+		mutex_unlock(&fprobe_pmu_mutex);
+		kfree(notfilter);
+		kfree(filter);
+		return probe;
 	}
+	/* Tags the entry data from the first call on: set before registering */
+	gen = ++fprobe_pmu_gen;
+	mutex_unlock(&fprobe_pmu_mutex);
 
-	ret = -ENOMEM;
 	probe = kzalloc(sizeof(*probe), GFP_KERNEL_ACCOUNT);
-	if (!probe)
-		goto out_unlock;
+	if (!probe) {
+		ret = -ENOMEM;
+		goto out_free_filters;
+	}
+	probe->gen = gen;
 	probe->filter = filter;
 	probe->notfilter = notfilter;
 	filter = NULL;
 	notfilter = NULL;
+	ret = -ENOMEM;
 	probe->active = alloc_percpu_gfp(struct hlist_head, GFP_KERNEL_ACCOUNT);
 	if (!probe->active)
 		goto out_free_probe;
 	refcount_set(&probe->ref, 1);
-	probe->gen = ++fprobe_pmu_gen;
 	probe->config = attr->config;
 	probe->nargs = attr->config & FPROBE_PMU_CONFIG_NARGS_MASK;
 	probe->entry = attr->config & FPROBE_PMU_CONFIG_ENTRY;
@@ -695,18 +727,28 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 							  args, probe->nargs);
 	}
 
-	/* Registered under the mutex: the next event of the set shares it. */
 	ret = fprobe_pmu_register(probe);
 	if (ret)
 		goto out_free_probe;
+
+	mutex_lock(&fprobe_pmu_mutex);
+	other = fprobe_pmu_find_probe(probe->config, probe->filter,
+				      probe->notfilter);
+	if (other) {
+		/* Made by another open meanwhile: share it. */
+		refcount_inc(&other->ref);
+		mutex_unlock(&fprobe_pmu_mutex);
+		unregister_fprobe(&probe->fp);
+		fprobe_pmu_free_probe(probe);
+		return other;
+	}
 	list_add(&probe->list, &fprobe_pmu_probes);
 	mutex_unlock(&fprobe_pmu_mutex);
 	return probe;
 
 out_free_probe:
 	fprobe_pmu_free_probe(probe);
-out_unlock:
-	mutex_unlock(&fprobe_pmu_mutex);
+out_free_filters:
 	kfree(notfilter);
 	kfree(filter);
 	return ERR_PTR(ret);

@@ -1249,13 +1249,19 @@ static double now_sec(void)
 }
 
 /* Open an event on @filter in a child; return the child, or -1 */
-static pid_t open_in_child(const char *filter)
+/*
+ * Open an event on @filter in a child; if @ready is not -1, the child
+ * writes a byte there just before perf_event_open().
+ */
+static pid_t open_in_child(const char *filter, int ready)
 {
 	struct perf_event_attr attr;
 	pid_t pid = fork();
 
 	if (!pid) {
 		init_attr(&attr, 0, filter, 0);
+		if (ready >= 0 && write(ready, "", 1) != 1)
+			_exit(1);
 		perf_event_open(&attr, 0, -1);
 		_exit(0);
 	}
@@ -1269,7 +1275,7 @@ static double time_open(const char *filter)
 	int status;
 	pid_t pid;
 
-	pid = open_in_child(filter);
+	pid = open_in_child(filter, -1);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
 	return now_sec() - t0;
@@ -1278,15 +1284,16 @@ static double time_open(const char *filter)
 /*
  * A filter of globs that match nothing: each one walks every traceable
  * function. Its length is chosen from the time of one glob, for a whole
- * open of about 2 s. SIGKILL a quarter into the open ends it between two
- * globs: the killed open ends in less than half of the time of a whole one,
- * measured just before.
+ * open of about 2 s. SIGKILL a quarter into the open (timed from when the
+ * child is about to call it) ends it between two globs: the killed open
+ * ends in less than half of the time of a whole one, measured just before.
  */
 static bool test_interrupted(void)
 {
 	static char filter[FPROBE_PMU_FILTER_MAX];
-	int i, n, len = 0, status;
+	int i, n, len = 0, status, ready[2];
 	double one, whole, killed, t0;
+	char byte;
 	pid_t pid;
 
 	one = time_open("no_fn_*");
@@ -1301,9 +1308,18 @@ static bool test_interrupted(void)
 	if (whole < 0)
 		return failf("fork or wait: %s", strerror(errno));
 
-	pid = open_in_child(filter);
+	/* The kill must come while the child is in the open, not before. */
+	if (pipe(ready))
+		return failf("pipe: %s", strerror(errno));
+	pid = open_in_child(filter, ready[1]);
 	if (pid < 0)
 		return failf("fork: %s", strerror(errno));
+	close(ready[1]);
+	if (read(ready[0], &byte, 1) != 1) {
+		close(ready[0]);
+		return failf("the child did not get to the open");
+	}
+	close(ready[0]);
 	usleep(whole * 1e6 / 4);
 	t0 = now_sec();
 	kill(pid, SIGKILL);
