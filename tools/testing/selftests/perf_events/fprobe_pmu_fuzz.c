@@ -287,6 +287,7 @@ static void on_sigtrap(int sig)
 static const char * const share_filters[] = {
 	"vfs_read", "vfs_read,vfs_write", "vfs_*",
 };
+
 static const uint64_t share_configs[] = {
 	0, 1, FPROBE_PMU_CONFIG_ENTRY | 2,
 };
