@@ -6,6 +6,7 @@
 #   make check-debug  KUnit, ftracetest and fuzzers on a lockdep+KASAN kernel
 #   make bench    probe costs, patched vs base kernel, as ratios in one run
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
+#   make cross    the series built for arm64, riscv64, s390x and ppc64le
 
 SHELL		:= /bin/bash
 TOP		:= $(CURDIR)
@@ -23,8 +24,9 @@ KERNEL		?= patched
 TIMEOUT		?= 900
 CMD		?= uname -a
 
-.PHONY: all deps tree kernel kernel-base kernel-debug perf initramfs vm-run \
-	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests
+.PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
+	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
+	cross cross-arm64 cross-riscv cross-s390 cross-powerpc
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -47,14 +49,24 @@ kernel: tree
 # build/base/{linux,kernel} mirror build/{linux,kernel}, so that ccache
 # (keyed on paths relative to the object directory) shares every object the
 # series does not change.
-kernel-base: deps
-	@harness/base-worktree
+kernel-base: kernel-base-tree
 	@KCONFIG_BASE=1 harness/kernel-build $(BUILD)/base/linux $(BUILD)/base/kernel
 
 # The debug kernel: guest.config plus harness/configs/debug.config (lockdep,
 # RCU lockdep, atomic sleep, KASAN), for make check-debug.
 kernel-debug: tree
 	@KCONFIG_FRAGMENTS=debug harness/kernel-build $(BUILD)/linux $(BUILD)/kernel-debug
+
+# The series cross-built with a tracing config (harness/configs/cross*.config):
+# no option of the base lost, no warning in the series' files.
+CROSS_ARCHS	:= arm64 riscv s390 powerpc
+cross: $(addprefix cross-,$(CROSS_ARCHS))
+
+$(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
+	@harness/cross-build $(@:cross-%=%)
+
+kernel-base-tree: deps
+	@harness/base-worktree
 
 perf: tree
 	@harness/perf-build $(BUILD)/linux $(BUILD)/perf
