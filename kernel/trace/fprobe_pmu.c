@@ -402,14 +402,40 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry);
 
+/* The return of a call, for the sampling events of @probe */
+static noinline void fprobe_pmu_exit_timed(struct fprobe_pmu_probe *probe,
+					   unsigned long entry_ip,
+					   unsigned long ret_ip,
+					   struct ftrace_regs *fregs,
+					   struct fprobe_pmu_call *call)
+{
+	struct fprobe_pmu_record rec __uninitialized;
+	u64 now = local_clock();
+
+	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_EXIT, probe->nargs,
+			       call->depth, entry_ip, ret_ip);
+	rec.entry_time = call->entry_time;
+	/*
+	 * local_clock() is per CPU: a call that returns on another CPU can
+	 * read a clock slightly behind the one of its entry.
+	 */
+	rec.duration = max_t(s64, now - call->entry_time, 0);
+	rec.retval = ftrace_regs_get_return_value(fregs);
+	fprobe_pmu_deliver(probe, &rec, call->args, fregs, 1, now);
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_exit_timed);
+
+/*
+ * The return of a call. The sampling events' record is built out of line,
+ * so that counting saves no register for it.
+ */
 static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct ftrace_regs *fregs,
 			    void *entry_data)
 {
 	struct fprobe_pmu_probe *probe = to_probe(fp);
 	struct fprobe_pmu_call *call = entry_data;
-	struct fprobe_pmu_record rec __uninitialized;
-	u64 now;
 
 	if (hlist_empty(this_cpu_ptr(probe->active)))
 		return;
@@ -422,22 +448,10 @@ static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 	if (unlikely(call->gen != probe->gen))
 		return;
 
-	if (!call->timed) {
+	if (call->timed)
+		fprobe_pmu_exit_timed(probe, entry_ip, ret_ip, fregs, call);
+	else
 		fprobe_pmu_deliver(probe, NULL, NULL, fregs, 1, 0);
-		return;
-	}
-
-	now = local_clock();
-	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_EXIT, probe->nargs,
-			       call->depth, entry_ip, ret_ip);
-	rec.entry_time = call->entry_time;
-	/*
-	 * local_clock() is per CPU: a call that returns on another CPU can
-	 * read a clock slightly behind the one of its entry.
-	 */
-	rec.duration = max_t(s64, now - call->entry_time, 0);
-	rec.retval = ftrace_regs_get_return_value(fregs);
-	fprobe_pmu_deliver(probe, &rec, call->args, fregs, 1, now);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_exit);
