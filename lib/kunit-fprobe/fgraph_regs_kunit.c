@@ -8,10 +8,15 @@
  * callbacks read the return value from the return ftrace_regs, and both are
  * compared with what the caller passed and got. The return callbacks also
  * see the call and return times, as long as one fgraph_ops asks for them.
+ * An fprobe on the same target, whose frames fgraph returns by another path,
+ * must not change what either sees.
  */
 #include <kunit/test.h>
+#include <linux/fprobe.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 
 static noinline unsigned long
 fgraph_regs_kunit_target(unsigned long a, unsigned long b, unsigned long c,
@@ -24,12 +29,33 @@ fgraph_regs_kunit_target(unsigned long a, unsigned long b, unsigned long c,
 static unsigned long (*target)(unsigned long a, unsigned long b,
 			       unsigned long c, unsigned long d);
 
+/*
+ * The function which calls the target, to check the return address against.
+ * It adds 1 to the result so that the call cannot become a tail call.
+ */
+static noinline unsigned long fgraph_regs_kunit_call(unsigned long a)
+{
+	return target(a, a + 1, a + 2, a + 3) + 1;
+}
+
+/* Is @ip inside the function named @name? */
+static bool ip_in_func(unsigned long ip, const char *name)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(buf, ip);
+	/* "name", or "name.constprop.0" and the like */
+	return !strncmp(buf, name, strlen(name)) &&
+	       strchr(".", buf[strlen(name)]);
+}
+
 struct fgraph_regs_record {
 	struct fgraph_ops	gops;
 	unsigned long		args[4];
 	unsigned long		entry_func;
 	unsigned long		retval;
 	unsigned long		ret_func;
+	unsigned long		ret_ip;		/* the return address */
 	unsigned long		graph_retval;	/* ftrace_graph_ret::retval */
 	unsigned long long	calltime;	/* ftrace_graph_ret::calltime */
 	unsigned long long	rettime;	/* ftrace_graph_ret::rettime */
@@ -75,6 +101,7 @@ static notrace void fgraph_regs_return(struct ftrace_graph_ret *trace,
 		return;
 	}
 	rec->retval = ftrace_regs_get_return_value(fregs);
+	rec->ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
 	rec->graph_retval = trace->retval;
 #endif
@@ -221,6 +248,135 @@ static void fgraph_regs_test_timestamps(struct kunit *test)
 	fgraph_regs_stop(&rec[0]);
 }
 
+#ifdef CONFIG_FPROBE
+/* What an fprobe with an exit handler on the target sees */
+struct fgraph_regs_fprobe {
+	struct fprobe		fp;
+	struct task_struct	*task;
+	unsigned long		args[4];
+	unsigned long		entry_ip, entry_ret_ip;
+	unsigned long		exit_ip, exit_ret_ip;
+	unsigned long		retval;
+	int			entries;
+	int			exits;
+	int			bad_data;
+};
+
+#define to_fprobe_record(f)	container_of(f, struct fgraph_regs_fprobe, fp)
+#define FPROBE_COOKIE		0x5eed5eedUL
+
+static notrace int fgraph_regs_fprobe_entry(struct fprobe *fp, unsigned long ip,
+					    unsigned long ret_ip,
+					    struct ftrace_regs *fregs,
+					    void *data)
+{
+	struct fgraph_regs_fprobe *rec = to_fprobe_record(fp);
+	int i;
+
+	if (current != rec->task)
+		return 1;	/* no exit handler for this call */
+	for (i = 0; i < ARRAY_SIZE(rec->args); i++)
+		rec->args[i] = ftrace_regs_get_argument(fregs, i);
+	rec->entry_ip = ip;
+	rec->entry_ret_ip = ret_ip;
+	*(unsigned long *)data = rec->args[0] ^ FPROBE_COOKIE;
+	rec->entries++;
+	return 0;
+}
+
+static notrace void fgraph_regs_fprobe_exit(struct fprobe *fp, unsigned long ip,
+					    unsigned long ret_ip,
+					    struct ftrace_regs *fregs,
+					    void *data)
+{
+	struct fgraph_regs_fprobe *rec = to_fprobe_record(fp);
+
+	if (current != rec->task)
+		return;
+	if (*(unsigned long *)data != (rec->args[0] ^ FPROBE_COOKIE))
+		rec->bad_data++;
+	rec->exit_ip = ip;
+	rec->exit_ret_ip = ret_ip;
+	rec->retval = ftrace_regs_get_return_value(fregs);
+	rec->exits++;
+}
+
+/*
+ * An fgraph_ops and an fprobe with an exit handler on one function, each
+ * registered first in turn (so that either frame is the top one at the
+ * return): both see the arguments, the return value, and the return address
+ * in the caller, not return_to_handler; the fprobe gets its entry data.
+ */
+static void fgraph_regs_test_with_fprobe(struct kunit *test)
+{
+	struct fgraph_regs_fprobe *fpr;
+	struct fgraph_regs_record *rec;
+	unsigned long ret;
+	int order, i, err;
+
+	rec = kunit_kzalloc(test, sizeof(*rec), GFP_KERNEL);
+	fpr = kunit_kzalloc(test, sizeof(*fpr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_ASSERT_NOT_NULL(test, fpr);
+
+	for (order = 0; order < 2; order++) {
+		memset(fpr, 0, sizeof(*fpr));
+		fpr->fp.entry_handler = fgraph_regs_fprobe_entry;
+		fpr->fp.exit_handler = fgraph_regs_fprobe_exit;
+		fpr->fp.entry_data_size = sizeof(long);
+		fpr->task = current;
+
+		if (order == 0)
+			KUNIT_ASSERT_EQ(test, 0, fgraph_regs_start(rec));
+		err = register_fprobe(&fpr->fp, "fgraph_regs_kunit_target", NULL);
+		if (err) {
+			if (order == 0)
+				fgraph_regs_stop(rec);
+			KUNIT_FAIL(test, "register_fprobe: %d", err);
+			return;
+		}
+		if (order == 1 && fgraph_regs_start(rec)) {
+			unregister_fprobe(&fpr->fp);
+			KUNIT_FAIL(test, "cannot register the fgraph_ops after the fprobe");
+			return;
+		}
+
+		ret = fgraph_regs_kunit_call(0x100 * (order + 1));
+
+		fgraph_regs_stop(rec);
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&fpr->fp));
+
+		KUNIT_EXPECT_EQ(test, 1, rec->entries);
+		KUNIT_EXPECT_EQ(test, 1, rec->returns);
+		KUNIT_EXPECT_EQ(test, 0, rec->no_regs);
+		KUNIT_EXPECT_EQ(test, ret, rec->retval + 1);
+		KUNIT_EXPECT_EQ(test, rec->entry_func, rec->ret_func);
+		KUNIT_EXPECT_TRUE_MSG(test, ip_in_func(rec->ret_ip, "fgraph_regs_kunit_call"),
+				      "order %d: fgraph_ops return ip %pS", order,
+				      (void *)rec->ret_ip);
+
+		KUNIT_EXPECT_EQ(test, 1, fpr->entries);
+		KUNIT_EXPECT_EQ(test, 1, fpr->exits);
+		KUNIT_EXPECT_EQ(test, 0, fpr->bad_data);
+		KUNIT_EXPECT_EQ(test, 0UL, fpr->fp.nmissed);
+		for (i = 0; i < ARRAY_SIZE(fpr->args); i++)
+			KUNIT_EXPECT_EQ(test, 0x100UL * (order + 1) + i, fpr->args[i]);
+		KUNIT_EXPECT_EQ(test, ret, fpr->retval + 1);
+		KUNIT_EXPECT_EQ(test, fpr->entry_ip, fpr->exit_ip);
+		KUNIT_EXPECT_EQ(test, fpr->entry_ip, rec->entry_func);
+		KUNIT_EXPECT_TRUE_MSG(test, ip_in_func(fpr->exit_ret_ip, "fgraph_regs_kunit_call"),
+				      "order %d: fprobe ret_ip %pS", order,
+				      (void *)fpr->exit_ret_ip);
+		KUNIT_EXPECT_EQ(test, fpr->entry_ret_ip, fpr->exit_ret_ip);
+	}
+}
+#else
+static void fgraph_regs_test_with_fprobe(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_FPROBE is not set");
+}
+#endif
+
 static int fgraph_regs_suite_init(struct kunit_suite *suite)
 {
 	target = fgraph_regs_kunit_target;
@@ -231,6 +387,7 @@ static struct kunit_case fgraph_regs_test_cases[] = {
 	KUNIT_CASE(fgraph_regs_test_args_retval),
 	KUNIT_CASE(fgraph_regs_test_many_calls),
 	KUNIT_CASE(fgraph_regs_test_timestamps),
+	KUNIT_CASE(fgraph_regs_test_with_fprobe),
 	{}
 };
 
