@@ -209,8 +209,8 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
  * where RCU is watching.
  *
  * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
- * entry: the ones below are written before they are read, and the sample
- * data alone is 384 bytes.
+ * entry: the ones below are written before they are read (the sample data
+ * alone is 384 bytes), so they are left out.
  */
 static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 				       struct fprobe_pmu_record *rec,
@@ -220,8 +220,8 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 {
 	struct hlist_head *head = this_cpu_ptr(probe->active);
 	struct perf_sample_data data __uninitialized;
-	struct perf_raw_frag args_frag;
-	struct perf_raw_record raw;
+	struct perf_raw_frag args_frag __uninitialized;
+	struct perf_raw_record raw __uninitialized;
 	struct perf_event *event;
 	struct pt_regs *regs;
 	u64 period = 1;
@@ -256,18 +256,19 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		else
 			data.weight.full = period;
 		data.sample_flags |= PERF_SAMPLE_WEIGHT_TYPE;
-		/* The arguments are copied from where they are. */
-		args_frag = (struct perf_raw_frag) {
-			.data = (void *)args,
-			.size = rec->nargs * sizeof(u64),
-		};
-		raw = (struct perf_raw_record) {
-			.frag = {
-				.next = rec->nargs ? &args_frag : NULL,
-				.data = rec,
-				.size = sizeof(*rec),
-			},
-		};
+		/*
+		 * The arguments are copied from where they are. Each field is
+		 * set (raw.size and the pad of the last fragment by
+		 * perf_sample_save_raw_data()), none cleared first.
+		 */
+		args_frag.next = NULL;
+		args_frag.copy = NULL;
+		args_frag.data = (void *)args;
+		args_frag.size = rec->nargs * sizeof(u64);
+		raw.frag.next = rec->nargs ? &args_frag : NULL;
+		raw.frag.copy = NULL;
+		raw.frag.data = rec;
+		raw.frag.size = sizeof(*rec);
 		perf_sample_save_raw_data(&data, event, &raw);
 		perf_event_trace_record(event, nr, &data, regs);
 	}
