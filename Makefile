@@ -7,6 +7,7 @@
 #   make bench    probe costs, patched vs base kernel, as ratios in one run
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
+#   make check-arm64, check-riscv64  that build's KUnit suites booted there
 
 SHELL		:= /bin/bash
 TOP		:= $(CURDIR)
@@ -26,7 +27,7 @@ CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
-	cross cross-arm64 cross-riscv cross-s390 cross-powerpc
+	cross cross-arm64 cross-riscv cross-s390 cross-powerpc check-arm64 check-riscv64
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -64,6 +65,14 @@ cross: $(addprefix cross-,$(CROSS_ARCHS))
 
 $(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
 	@harness/cross-build $(@:cross-%=%)
+
+# The arm64 and riscv64 builds booted under QEMU (virt machine, TCG): the
+# KUnit suites (fprobe, the fprobe PMU, fgraph_regs) on that architecture.
+check-arm64: cross-arm64
+	@harness/cross-kunit arm64
+
+check-riscv64: cross-riscv
+	@harness/cross-kunit riscv
 
 kernel-base-tree: deps
 	@harness/base-worktree

@@ -13,6 +13,10 @@ note() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
 }
 
+# The lines of a kernel log that report a bug, a warning or a lock problem
+# (vm-run --fail-on-splat, cross-kunit)
+SPLAT_RE='WARNING:|BUG:|Oops|general protection fault|possible recursive locking|inconsistent lock state|circular locking|suspicious RCU usage|rcu_.*self-detected stall|KASAN:|UBSAN:|FAILED!|INFO: task .* blocked'
+
 # base_var NAME: read one variable from harness/base.mk
 base_var() {
 	sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$TOP/harness/base.mk"

@@ -385,10 +385,14 @@ static void fprobe_test_entry_data_too_big(struct kunit *test)
 }
 
 /*
- * Three fprobes with the largest entry data on one function: the block
- * reserved on the shadow stack holds only two of them, so the third one is
- * missed on every call (fprobe.rst, "entry data limits").
+ * Three fprobes with 12 longs of entry data each on one function: the block
+ * reserved on the shadow stack (32 longs) holds only two of them, with
+ * their headers (one long each where the architecture packs the header,
+ * two elsewhere), so the third one is missed on every call (fprobe.rst,
+ * "entry data limits").
  */
+#define SHARED_BLOCK_DATA_SIZE	(12 * sizeof(long))
+
 static void fprobe_test_entry_data_shared_block(struct kunit *test)
 {
 	struct test_probe *tp;
@@ -398,7 +402,7 @@ static void fprobe_test_entry_data_shared_block(struct kunit *test)
 	tp = kunit_kcalloc(test, 3, sizeof(*tp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tp);
 	for (i = 0; i < 3; i++) {
-		tp_init(&tp[i], true, true, MAX_FPROBE_DATA_SIZE);
+		tp_init(&tp[i], true, true, SHARED_BLOCK_DATA_SIZE);
 		KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp[i].fp, "fprobe_kunit_target", NULL));
 	}
 	call_target(NR_CALLS);
