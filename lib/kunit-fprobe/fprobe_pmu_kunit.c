@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/mman.h>
 #include <linux/perf_event.h>
@@ -20,6 +21,7 @@
 
 #define TARGET_DELAY_US		2000
 #define CAPTURE_MAX		32
+#define CHAIN_MAX		16
 
 static noinline int fprobe_pmu_kunit_add(int a, int b)
 {
@@ -77,6 +79,9 @@ struct captured {
 	u64				args[FPROBE_PMU_MAX_ARGS];
 	u64				period;
 	unsigned long			ip;
+	bool				kernel_mode;	/* perf_misc_flags() */
+	int				nr_chain;	/* kernel callchain */
+	u64				chain[CHAIN_MAX];
 };
 
 struct capture {
@@ -89,6 +94,7 @@ struct capture {
 struct fprobe_pmu_test {
 	unsigned long	ubuf;	/* two pages of user memory */
 	struct capture	*cap;
+	u64		sample_type;	/* more for open_event() */
 };
 
 static void capture_handler(struct perf_event *event,
@@ -128,6 +134,18 @@ static void capture_handler(struct perf_event *event,
 	cap->n++;
 	c->period = data->period;
 	c->ip = instruction_pointer(regs);
+	c->kernel_mode = (perf_misc_flags(regs) & PERF_RECORD_MISC_CPUMODE_MASK) ==
+			 PERF_RECORD_MISC_KERNEL;
+	if (event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
+		struct perf_callchain_entry *chain;
+
+		/* What perf_callchain() unwinds for the sample */
+		chain = get_perf_callchain(regs, true, false, CHAIN_MAX, false, false);
+		if (chain) {
+			c->nr_chain = min_t(u64, chain->nr, CHAIN_MAX);
+			memcpy(c->chain, chain->ip, c->nr_chain * sizeof(u64));
+		}
+	}
 out_unlock:
 	spin_unlock_irqrestore(&cap->lock, flags);
 }
@@ -181,7 +199,8 @@ static struct perf_event *open_event_handler(struct kunit *test,
 		.config		= config,
 		.sample_period	= period,
 		.sample_type	= PERF_SAMPLE_RAW | PERF_SAMPLE_PERIOD |
-				  PERF_SAMPLE_IP,
+				  PERF_SAMPLE_IP | t->sample_type,
+		.sample_max_stack = CHAIN_MAX,
 	};
 	struct perf_event *event;
 
@@ -331,6 +350,60 @@ static void fprobe_pmu_test_depth(struct kunit *test)
 			outer->rec.entry_time + outer->rec.duration);
 	/* The inner call returns into the outer function. */
 	KUNIT_EXPECT_GT(test, inner->rec.ret_ip, outer->rec.func);
+}
+
+/* Whether @addr is in the function @func, after its first instruction */
+static bool in_function(u64 addr, void *func)
+{
+	unsigned long size, offset;
+
+	if (!kallsyms_lookup_size_offset((unsigned long)func, &size, &offset))
+		return false;
+	return addr > (unsigned long)func && addr < (unsigned long)func + size;
+}
+
+/*
+ * The sample registers (ftrace_fill_perf_regs(), then fprobe_pmu_fill_regs())
+ * on every architecture, at the entry and at the exit of a call: kernel mode,
+ * the ip of the probed function, and a kernel callchain which starts there
+ * and goes on up the stack of the call to this test. The direct caller is
+ * in it on x86 only: the arm64 and riscv unwinders start from the frame
+ * pointer, which is still the caller's in the first instruction of a
+ * function, and do not read the return address register, as for a kprobe
+ * there.
+ */
+static void fprobe_pmu_test_sample_regs(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event *event;
+	int i, k, found;
+
+	t->sample_type = PERF_SAMPLE_CALLCHAIN;
+	event = open_event(test, FPROBE_PMU_CONFIG_ENTRY | 1,
+			   "fprobe_pmu_kunit_inner", NULL, 1);
+	KUNIT_EXPECT_EQ(test, outer_ptr(4), 9);
+	KUNIT_EXPECT_EQ(test, close_event(event), 1);
+
+	KUNIT_ASSERT_EQ(test, t->cap->n, 2);
+	for (i = 0; i < 2; i++) {
+		struct captured *c = &t->cap->recs[i];
+
+		KUNIT_EXPECT_EQ(test, c->rec.type,
+				i ? FPROBE_PMU_REC_EXIT : FPROBE_PMU_REC_ENTRY);
+		KUNIT_EXPECT_TRUE(test, c->kernel_mode);
+		KUNIT_EXPECT_EQ(test, c->ip, entry_of(fprobe_pmu_kunit_inner));
+		KUNIT_ASSERT_GE(test, c->nr_chain, 2);
+		KUNIT_EXPECT_EQ(test, c->chain[0], entry_of(fprobe_pmu_kunit_inner));
+		if (IS_ENABLED(CONFIG_X86))
+			KUNIT_EXPECT_TRUE(test, in_function(c->chain[1],
+							    fprobe_pmu_kunit_outer));
+		found = 0;
+		for (k = 1; k < c->nr_chain; k++)
+			found |= in_function(c->chain[k], fprobe_pmu_test_sample_regs);
+		KUNIT_EXPECT_TRUE_MSG(test, found,
+				      "%s record: no return into the test in the callchain",
+				      i ? "exit" : "entry");
+	}
 }
 
 static void fprobe_pmu_test_notfilter(struct kunit *test)
@@ -684,6 +757,7 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_exit_records),
 	KUNIT_CASE(fprobe_pmu_test_duration),
 	KUNIT_CASE(fprobe_pmu_test_depth),
+	KUNIT_CASE(fprobe_pmu_test_sample_regs),
 	KUNIT_CASE(fprobe_pmu_test_notfilter),
 	KUNIT_CASE(fprobe_pmu_test_entry_records),
 	KUNIT_CASE(fprobe_pmu_test_noexit),
