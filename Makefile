@@ -27,7 +27,8 @@ CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
-	cross cross-arm64 cross-riscv cross-s390 cross-powerpc check-arm64 check-riscv64
+	cross cross-arm64 cross-riscv cross-s390 cross-powerpc check-arm64 check-riscv64 \
+	initramfs-arm64 fprobe-pmu-tests-arm64
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -67,9 +68,18 @@ $(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
 	@harness/cross-build $(@:cross-%=%)
 
 # The arm64 and riscv64 builds booted under QEMU (virt machine, TCG): the
-# KUnit suites (fprobe, the fprobe PMU, fgraph_regs) on that architecture.
-check-arm64: cross-arm64
-	@harness/cross-kunit arm64
+# KUnit suites (fprobe, the fprobe PMU, fgraph_regs) on that architecture;
+# on arm64 also ftracetest and the PMU's test and fuzzer, in a guest with
+# Debian's arm64 busybox and bash (harness/sysroot).
+check-arm64: cross-arm64 initramfs-arm64 fprobe-pmu-tests-arm64
+	@harness/check --arch arm64
+
+initramfs-arm64: deps
+	@harness/sysroot arm64
+	@harness/mkinitramfs --arch arm64 $(BUILD)/initramfs-arm64.cpio
+
+fprobe-pmu-tests-arm64: tree
+	@harness/fprobe-pmu-tests-build --arch arm64 $(BUILD)/fprobe-pmu-arm64
 
 check-riscv64: cross-riscv
 	@harness/cross-kunit riscv

@@ -1,12 +1,17 @@
 #!/bin/bash
 # check-debug: yes
+# check-arm64: yes
 # The fprobe perf PMU attribute fuzzer: 10000 random and edge-case
 # perf_event_attr, then events of two processes (one per CPU) sharing
 # probes (tools/testing/selftests/perf_events/fprobe_pmu_fuzz.c).
 # Every attempt must return an fd or an expected error, and the kernel must
 # not warn (make check runs guest suites with --fail-on-splat; the kernel
 # log is checked here too). Prints "PASS|FAIL|SKIP name" lines.
-bin=/repo/build/fprobe-pmu/fprobe_pmu_fuzz
+# Built for this guest's architecture (make fprobe-pmu-tests, or
+# fprobe-pmu-tests-arm64)
+dir=/repo/build/fprobe-pmu
+[ "$(uname -m)" = aarch64 ] && dir=/repo/build/fprobe-pmu-arm64
+bin=$dir/fprobe_pmu_fuzz
 n=10000
 if [ ! -x "$bin" ]; then
 	echo "FAIL fuzz: $bin is missing (make fprobe-pmu-tests)"

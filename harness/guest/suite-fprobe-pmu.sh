@@ -1,5 +1,6 @@
 #!/bin/bash
 # check-debug: yes
+# check-arm64: yes
 # The fprobe perf PMU from user space: exact records and counts of a known
 # read() workload and of calls that migrate between CPUs, errors of bad
 # attributes, of an unprivileged caller, over the cap of functions, of an
@@ -7,7 +8,11 @@
 # (tools/testing/selftests/perf_events/fprobe_pmu_test.c, built by
 # harness/fprobe-pmu-tests-build). Prints one "PASS|FAIL|SKIP name" line
 # per test.
-bin=/repo/build/fprobe-pmu/fprobe_pmu_test
+# Built for this guest's architecture (make fprobe-pmu-tests, or
+# fprobe-pmu-tests-arm64)
+dir=/repo/build/fprobe-pmu
+[ "$(uname -m)" = aarch64 ] && dir=/repo/build/fprobe-pmu-arm64
+bin=$dir/fprobe_pmu_test
 if [ ! -x "$bin" ]; then
 	echo "FAIL fprobe_pmu_test: $bin is missing (make fprobe-pmu-tests)"
 	exit 1

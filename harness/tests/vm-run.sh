@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # harness/vm-run keeps its contract: CMD's output and exit status, 2 CPUs,
-# --icount boots, 124 on timeout, clear errors for bad arguments.
+# --icount boots, --console keeps the kernel log, 124 on timeout, clear
+# errors for bad arguments; --arch arm64 boots the arm64 guest when it is
+# built (make check-arm64).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$TOP/harness/vm-run
@@ -19,6 +21,20 @@ s=0
 [ $s -eq 42 ] || fail "'exit 42' exited $s"
 echo "ok: exit statuses 1 and 42 come back"
 
+con=$(mktemp)
+trap 'rm -f "$con"' EXIT
+"$vm" --console "$con" -- true || fail "--console: 'true' failed"
+grep -q 'Linux version' "$con" || fail "--console: no kernel log in the file"
+echo "ok: --console FILE gets the kernel log"
+
+if [ -f "$TOP/build/initramfs-arm64.cpio" ] && [ -f "$TOP/build/cross/arm64/arch/arm64/boot/Image" ]; then
+	s=0
+	out=$("$vm" --arch arm64 -- 'uname -m; exit 7') || s=$?
+	[ $s -eq 7 ] || fail "--arch arm64: 'exit 7' exited $s"
+	[ "$out" = aarch64 ] || fail "--arch arm64: uname -m says '$out'"
+	echo "ok: --arch arm64 boots the arm64 guest, output and status come back"
+fi
+
 out=$("$vm" --icount -- 'echo $VMRUN_CLOCK') || fail "--icount: 'echo \$VMRUN_CLOCK' failed"
 [ "$out" = icount ] || fail "--icount: the guest's VMRUN_CLOCK is '$out', not 'icount'"
 echo "ok: --icount boots and runs CMD, which sees VMRUN_CLOCK=icount"
@@ -33,4 +49,6 @@ err=$("$vm" --kernel nope -- true 2>&1) || s=$?
 [ $s -ne 0 ] && grep -q "takes 'base', 'patched' or 'debug', not 'nope'" <<<"$err" || fail "bad --kernel: $err"
 err=$("$vm" --timeout soon -- true 2>&1) && fail "bad --timeout accepted"
 grep -q 'whole seconds' <<<"$err" || fail "bad --timeout: $err"
+err=$("$vm" --arch mips -- true 2>&1) && fail "bad --arch accepted"
+grep -q "takes 'x86_64' or 'arm64', not 'mips'" <<<"$err" || fail "bad --arch: $err"
 echo "ok: bad arguments are refused clearly"

@@ -366,7 +366,7 @@ static int do_reads(int zfd)
  * its caller: PERF_CONTEXT_KERNEL, @func, then an address in @a or @b.
  */
 static bool callchain_starts(const struct sample *s, uint64_t func,
-			     const char *a, const char *b)
+			     const char *const *callers)
 {
 	const char *name;
 
@@ -374,7 +374,50 @@ static bool callchain_starts(const struct sample *s, uint64_t func,
 	    s->ips[1] != func)
 		return false;
 	name = ksym_name(s->ips[2]);
-	return name && (!strcmp(name, a) || !strcmp(name, b));
+	for (; name && *callers; callers++)
+		if (!strcmp(name, *callers))
+			return true;
+	return false;
+}
+
+/*
+ * Where the callchain of a vfs_read() record goes on: its caller, ksys_read()
+ * or the read syscall's wrapper that inlines it. The arm64 unwinder starts
+ * from the frame pointer, which is still the caller's at the first
+ * instruction of a function and again at its return, and misses the direct
+ * caller: there, the chain goes on with the caller's caller.
+ */
+static const char *const read_callers[] = {
+	"ksys_read", "__x64_sys_read", "__arm64_sys_read",
+#ifdef __aarch64__
+	"invoke_syscall",
+#endif
+	NULL
+};
+
+/*
+ * The address that the PMU reports as a function's (func and the sample
+ * ip): its ftrace location, which follows what the architecture puts at the
+ * start of the function (a BTI or ENDBR instruction, arm64's patchable
+ * entry), from tracefs' available_filter_functions_addrs; the symbol's
+ * address where tracefs does not say.
+ */
+static uint64_t func_addr_of(const char *name)
+{
+	char line[256], sym[128];
+	uint64_t addr, found = 0;
+	FILE *f;
+
+	f = fopen("/sys/kernel/tracing/available_filter_functions_addrs", "r");
+	if (!f)
+		return ksym_addr(name);
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %127s", &addr, sym) == 2 &&
+		    !strcmp(sym, name))
+			found = addr;
+	}
+	fclose(f);
+	return found;
 }
 
 static struct sample samples[4 * NR_READS + 64];
@@ -473,7 +516,7 @@ static bool check_read_exit(const struct sample *s, int i, uint64_t vfs_read,
 		return failf("record %d: pid %u tid %u", i, s->pid, s->tid);
 	if (!(sample_type & PERF_SAMPLE_CALLCHAIN))
 		return true;
-	if (!callchain_starts(s, vfs_read, "ksys_read", "__x64_sys_read")) {
+	if (!callchain_starts(s, vfs_read, read_callers)) {
 		char chain[256] = "";
 		uint64_t j;
 
@@ -990,7 +1033,7 @@ static bool test_migration(void)
 	pid_t pid;
 
 	func = sleep_function();
-	func_addr = func ? ksym_addr(func) : 0;
+	func_addr = func ? func_addr_of(func) : 0;
 	if (!func_addr)
 		return failf("no sleeping function to probe");
 	if (pipe(go) || pipe(done))
@@ -1395,9 +1438,9 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "--lockdown"))
 		return test_lockdown();
-	vfs_read = load_kallsyms() ? 0 : ksym_addr("vfs_read");
+	vfs_read = load_kallsyms() ? 0 : func_addr_of("vfs_read");
 	if (!vfs_read) {
-		printf("FAIL kallsyms: no vfs_read in /proc/kallsyms\n");
+		printf("FAIL kallsyms: no vfs_read in /proc/kallsyms or tracefs\n");
 		return 1;
 	}
 
