@@ -71,6 +71,9 @@
  * @gen: The generation of the probe, tagging its entry data.
  * @nr_sampling: The number of sampling events using @fp: without any, the
  *	calls are counted, not timed nor recorded.
+ * @nr_filtered: The number of events using @fp with a filter of their own
+ *	(FPROBE_PMU_CONFIG_ERRORS, config3): without any, no exit record is
+ *	checked against one.
  * @nargs: The number of arguments to capture at entry.
  * @entry: Emit entry records.
  * @exit: Emit exit records (@fp has an exit handler).
@@ -85,6 +88,7 @@ struct fprobe_pmu_probe {
 	char				*notfilter;
 	u32				gen;
 	atomic_t			nr_sampling;
+	atomic_t			nr_filtered;
 	unsigned int			nargs;
 	bool				entry;
 	bool				exit;
@@ -202,6 +206,59 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 	return regs;
 }
 
+static __always_inline bool fprobe_pmu_has_filter(struct perf_event *event)
+{
+	return (event->attr.config & FPROBE_PMU_CONFIG_FILTERS) ||
+	       event->attr.config3;
+}
+
+/* An error code as a long or as an int, in the register of the value */
+static __always_inline bool fprobe_pmu_is_error(u64 retval)
+{
+	s64 val = retval;
+	s32 val32 = retval;
+
+	return (val < 0 && val >= -FPROBE_PMU_MAX_ERRNO) ||
+	       (val32 < 0 && val32 >= -FPROBE_PMU_MAX_ERRNO);
+}
+
+/*
+ * Whether the filters of the sampling @event let @rec through. They apply
+ * to exit records only.
+ */
+static __always_inline bool fprobe_pmu_passes(struct perf_event *event,
+					      const struct fprobe_pmu_record *rec)
+{
+	if (rec->type != FPROBE_PMU_REC_EXIT)
+		return true;
+	if (rec->duration < event->attr.config3)
+		return false;
+	return !(event->attr.config & FPROBE_PMU_CONFIG_ERRORS) ||
+	       fprobe_pmu_is_error(rec->retval);
+}
+
+/*
+ * Whether an event of @probe active on this CPU takes the exit record @rec:
+ * a counting event, or a sampling one whose filters @rec passes. A record
+ * no event takes is dropped before anything else is done for it.
+ */
+static bool fprobe_pmu_wanted(struct fprobe_pmu_probe *probe,
+			      const struct fprobe_pmu_record *rec)
+{
+	struct perf_event *event;
+
+	hlist_for_each_entry_rcu(event, this_cpu_ptr(probe->active), hlist_entry,
+				 true) {
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		if (!is_sampling_event(event) || fprobe_pmu_passes(event, rec))
+			return true;
+	}
+	return false;
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_wanted);
+
 /*
  * Sample @rec, with @nargs arguments at @args, to the sampling events of
  * @probe active on this CPU, and add @nr to the count of all of them. @now
@@ -224,6 +281,7 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 	struct perf_raw_record raw __uninitialized;
 	struct perf_event *event;
 	struct pt_regs *regs;
+	bool filtered;
 	u64 period = 1;
 	int rctx;
 
@@ -236,6 +294,9 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 				    fregs, rec);
 	if (rec->type == FPROBE_PMU_REC_EXIT)
 		period = rec->duration;
+	/* Whether the events have filters to check @rec against */
+	filtered = rec->type == FPROBE_PMU_REC_EXIT &&
+		   atomic_read(&probe->nr_filtered);
 
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)
@@ -246,6 +307,9 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 			local64_add(nr, &event->count);
 			continue;
 		}
+		/* Filtered out: neither recorded nor counted by this event */
+		if (unlikely(filtered) && !fprobe_pmu_passes(event, rec))
+			continue;
 
 		perf_sample_data_init(&data, 0, period);
 		data.time = now;
@@ -422,6 +486,10 @@ static noinline void fprobe_pmu_exit_timed(struct fprobe_pmu_probe *probe,
 	 */
 	rec.duration = max_t(s64, now - call->entry_time, 0);
 	rec.retval = ftrace_regs_get_return_value(fregs);
+	/* The kernel-side filters: one test for a record none takes */
+	if (unlikely(atomic_read(&probe->nr_filtered)) &&
+	    !fprobe_pmu_wanted(probe, &rec))
+		return;
 	fprobe_pmu_deliver(probe, &rec, call->args, fregs, 1, now);
 }
 
@@ -634,6 +702,8 @@ static void fprobe_pmu_event_destroy(struct perf_event *event)
 
 	if (is_sampling_event(event))
 		atomic_dec(&probe->nr_sampling);
+	if (fprobe_pmu_has_filter(event))
+		atomic_dec(&probe->nr_filtered);
 	fprobe_pmu_put_probe(probe);
 	event->pmu_private = NULL;
 }
@@ -649,6 +719,11 @@ static int fprobe_pmu_check_attr(struct perf_event *event)
 		return -EINVAL;
 	if ((attr->config & FPROBE_PMU_CONFIG_NOEXIT) &&
 	    !(attr->config & FPROBE_PMU_CONFIG_ENTRY))
+		return -EINVAL;
+	/* The filters select exit records: a sampling event that has them */
+	if (fprobe_pmu_has_filter(event) &&
+	    (!is_sampling_event(event) ||
+	     (attr->config & FPROBE_PMU_CONFIG_NOEXIT)))
 		return -EINVAL;
 	/* Every record is a kernel one, and is sampled, not a rate. */
 	if (attr->exclude_kernel || attr->freq)
@@ -703,7 +778,8 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	ret = mutex_lock_killable(&fprobe_pmu_mutex);
 	if (ret)
 		goto out_free_filters;
-	probe = fprobe_pmu_find_probe(attr->config, filter, notfilter);
+	probe = fprobe_pmu_find_probe(attr->config & ~FPROBE_PMU_CONFIG_FILTERS,
+				      filter, notfilter);
 	if (probe) {
 		refcount_inc(&probe->ref);
 		mutex_unlock(&fprobe_pmu_mutex);
@@ -730,7 +806,8 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	if (!probe->active)
 		goto out_free_probe;
 	refcount_set(&probe->ref, 1);
-	probe->config = attr->config;
+	/* The filters are the events' own: not the probe's */
+	probe->config = attr->config & ~FPROBE_PMU_CONFIG_FILTERS;
 	probe->nargs = attr->config & FPROBE_PMU_CONFIG_NARGS_MASK;
 	probe->entry = attr->config & FPROBE_PMU_CONFIG_ENTRY;
 	probe->exit = !(attr->config & FPROBE_PMU_CONFIG_NOEXIT);
@@ -826,6 +903,8 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 out_set:
 	if (is_sampling_event(event))
 		atomic_inc(&probe->nr_sampling);
+	if (fprobe_pmu_has_filter(event))
+		atomic_inc(&probe->nr_filtered);
 	event->pmu_private = probe;
 	event->destroy = fprobe_pmu_event_destroy;
 	return 0;
@@ -864,11 +943,15 @@ static void fprobe_pmu_read(struct perf_event *event)
 PMU_FORMAT_ATTR(nargs, "config:0-2");
 PMU_FORMAT_ATTR(entry, "config:3");
 PMU_FORMAT_ATTR(noexit, "config:4");
+PMU_FORMAT_ATTR(errors, "config:5");
+PMU_FORMAT_ATTR(min_duration, "config3:0-63");
 
 static struct attribute *fprobe_pmu_format_attrs[] = {
 	&format_attr_nargs.attr,
 	&format_attr_entry.attr,
 	&format_attr_noexit.attr,
+	&format_attr_errors.attr,
+	&format_attr_min_duration.attr,
 	NULL,
 };
 

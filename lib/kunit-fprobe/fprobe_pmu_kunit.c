@@ -54,6 +54,17 @@ static noinline int fprobe_pmu_kunit_held(struct held_call *h)
 	return 1;
 }
 
+/* Return @v as an int and as a long, for the errors filter */
+static noinline int fprobe_pmu_kunit_ret(long v)
+{
+	return v;
+}
+
+static noinline long fprobe_pmu_kunit_lret(long v)
+{
+	return v;
+}
+
 static noinline int fprobe_pmu_kunit_inner(int x)
 {
 	return x * 2;
@@ -72,6 +83,8 @@ static int (*delay_ptr)(int);
 static int (*sleep_ptr)(int);
 static int (*held_ptr)(struct held_call *);
 static int (*outer_ptr)(int);
+static int (*ret_ptr)(long);
+static long (*lret_ptr)(long);
 
 /* A record as the overflow handler saw it: rec and args, contiguous */
 struct captured {
@@ -683,8 +696,25 @@ static void fprobe_pmu_test_errors(struct kunit *test)
 	char *big;
 
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_add");
-	attr.config = 1ULL << 5;
+	attr.config = 1ULL << 6;
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	/* The kernel-side filters need a sampling event with exit records */
+	attr.config = FPROBE_PMU_CONFIG_ERRORS;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config = 0;
+	attr.config3 = 1000;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.sample_period = 1;
+	attr.config = FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config3 = 0;
+	attr.config |= FPROBE_PMU_CONFIG_ERRORS;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config = FPROBE_PMU_CONFIG_ERRORS;
+	attr.config3 = 1000;
+	KUNIT_EXPECT_EQ(test, open_error(&attr), 0);
+	attr.config3 = 0;
+	attr.sample_period = 0;
 	attr.config = 1ULL << 63;
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
 	attr.config = 7;
@@ -740,6 +770,112 @@ static void fprobe_pmu_test_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
 }
 
+/* Open a sampling event with kernel-side filters, its records to @cap */
+static struct perf_event *open_filtered(struct kunit *test, u64 config,
+					u64 min_duration, const char *filter,
+					struct capture *cap)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event_attr attr = {
+		.size		= sizeof(attr),
+		.config		= config,
+		.config3	= min_duration,
+		.sample_period	= 1,
+		.sample_type	= PERF_SAMPLE_RAW | PERF_SAMPLE_PERIOD |
+				  PERF_SAMPLE_IP | t->sample_type,
+	};
+	struct perf_event *event;
+
+	attr.type = fprobe_pmu_type();
+	attr.config1 = user_string(test, 0, filter);
+	event = perf_event_create_kernel_counter(&attr, -1, current,
+						 capture_handler, cap);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	return event;
+}
+
+/*
+ * FPROBE_PMU_CONFIG_ERRORS: exit records of the calls returning an error
+ * code, as an int or as a long, only; the event counts those calls. An
+ * event on the same functions without the filter, sharing the probe, gets
+ * every call.
+ */
+static void fprobe_pmu_test_filter_errors(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	const char *funcs = "fprobe_pmu_kunit_ret,fprobe_pmu_kunit_lret";
+	struct perf_event *event, *all;
+	struct capture *cap_all;
+	struct captured *c;
+
+	cap_all = kunit_kzalloc(test, sizeof(*cap_all), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cap_all);
+	spin_lock_init(&cap_all->lock);
+
+	event = open_filtered(test, 1 | FPROBE_PMU_CONFIG_ERRORS, 0, funcs,
+			      t->cap);
+	all = open_filtered(test, 1, 0, funcs, cap_all);
+	KUNIT_EXPECT_PTR_EQ(test, event->pmu_private, all->pmu_private);
+
+	KUNIT_EXPECT_EQ(test, ret_ptr(0), 0);
+	KUNIT_EXPECT_EQ(test, ret_ptr(-EINVAL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ret_ptr(7), 7);
+	/* Below -MAX_ERRNO: not an error code */
+	KUNIT_EXPECT_EQ(test, ret_ptr(-FPROBE_PMU_MAX_ERRNO - 1),
+			-FPROBE_PMU_MAX_ERRNO - 1);
+	KUNIT_EXPECT_EQ(test, lret_ptr(-ENOENT), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lret_ptr(-FPROBE_PMU_MAX_ERRNO),
+			-FPROBE_PMU_MAX_ERRNO);
+	KUNIT_EXPECT_EQ(test, lret_ptr(1L << 40), 1L << 40);
+	KUNIT_EXPECT_EQ(test, close_event(event), 3);
+	KUNIT_EXPECT_EQ(test, close_event(all), 7);
+
+	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
+	KUNIT_ASSERT_EQ(test, t->cap->n, 3);
+	c = t->cap->recs;
+	KUNIT_EXPECT_EQ(test, c[0].rec.func, entry_of(fprobe_pmu_kunit_ret));
+	KUNIT_EXPECT_EQ(test, (s32)c[0].rec.retval, -EINVAL);
+	KUNIT_EXPECT_EQ(test, c[0].rec.args[0], (u64)-EINVAL);
+	KUNIT_EXPECT_EQ(test, c[1].rec.func, entry_of(fprobe_pmu_kunit_lret));
+	KUNIT_EXPECT_EQ(test, (s64)c[1].rec.retval, -ENOENT);
+	KUNIT_EXPECT_EQ(test, (s64)c[2].rec.retval, -FPROBE_PMU_MAX_ERRNO);
+	KUNIT_EXPECT_EQ(test, cap_all->n, 7);
+}
+
+/*
+ * config3: only calls that lasted at least that long make a record. The
+ * test holds on what cannot vary: every record is at least that long, and
+ * a call that sleeps longer is recorded.
+ */
+static void fprobe_pmu_test_filter_duration(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	const u64 min = 50 * NSEC_PER_MSEC;
+	struct perf_event *event;
+	int i, n, slept = 0;
+
+	event = open_filtered(test, 1, min,
+			      "fprobe_pmu_kunit_add,fprobe_pmu_kunit_sleep",
+			      t->cap);
+	for (i = 0; i < 10; i++)
+		add_ptr(i, i);
+	KUNIT_EXPECT_EQ(test, sleep_ptr(100), 100);
+	n = close_event(event);
+
+	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
+	KUNIT_EXPECT_EQ(test, n, t->cap->n);
+	for (i = 0; i < t->cap->n; i++) {
+		struct captured *c = &t->cap->recs[i];
+
+		KUNIT_EXPECT_GE(test, c->rec.duration, min);
+		if (c->rec.func == entry_of(fprobe_pmu_kunit_sleep)) {
+			KUNIT_EXPECT_EQ(test, c->rec.retval, 100);
+			slept++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, slept, 1);
+}
+
 static int fprobe_pmu_suite_init(struct kunit_suite *suite)
 {
 	add_ptr = fprobe_pmu_kunit_add;
@@ -748,6 +884,8 @@ static int fprobe_pmu_suite_init(struct kunit_suite *suite)
 	held_ptr = fprobe_pmu_kunit_held;
 	inner_ptr = fprobe_pmu_kunit_inner;
 	outer_ptr = fprobe_pmu_kunit_outer;
+	ret_ptr = fprobe_pmu_kunit_ret;
+	lret_ptr = fprobe_pmu_kunit_lret;
 	return 0;
 }
 
@@ -764,6 +902,8 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_period),
 	KUNIT_CASE(fprobe_pmu_test_shared_lost),
 	KUNIT_CASE_SLOW(fprobe_pmu_test_reuse_race),
+	KUNIT_CASE(fprobe_pmu_test_filter_errors),
+	KUNIT_CASE(fprobe_pmu_test_filter_duration),
 	KUNIT_CASE(fprobe_pmu_test_errors),
 	{}
 };

@@ -176,6 +176,7 @@ struct perf_fprobe {
 	const char		*flame_file;
 	const char		*chrome_file;
 	const char		*min_latency_str;
+	bool			errors;		/* --errors */
 	struct fprobe_report	*rep;
 	struct hashmap		*tasks;
 	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
@@ -1065,12 +1066,16 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 		.config		= probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK,
 		.config1	= (u64)(uintptr_t)probe->filter,
 		.config2	= (u64)(uintptr_t)fprobe->exclude,
+		/* the kernel-side filters: records only of the calls wanted */
+		.config3	= fprobe->ropts.min_latency,
 		.sample_period	= 1,
 	};
 	struct evsel *evsel;
 	char name[64];
 
 	BUILD_BUG_ON(FPROBE_CALL_MAX_ARGS > FPROBE_PMU_MAX_ARGS);
+	if (fprobe->errors)
+		attr.config |= FPROBE_PMU_CONFIG_ERRORS;
 	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
 		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
 		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
@@ -1511,6 +1516,10 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group, %d functions)\n",
 		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU",
 		FPROBE_GROUP, fprobe->nr_funcs);
+	if (fprobe->errors || fprobe->ropts.min_latency)
+		pr_info("perf fprobe: tracefs records every call: --errors and --min-latency %s\n",
+			fprobe->record_only ? "are not applied, give them to perf fprobe report" :
+			"are applied in user space");
 	if (fprobe__add_events(fprobe) < 0)
 		goto out_remove;
 
@@ -1669,9 +1678,29 @@ static int fprobe__list_call(struct perf_fprobe *fprobe,
 	return 0;
 }
 
+/*
+ * Whether @call passes --errors and --min-latency. Recorded through the
+ * fprobe PMU, the kernel applied them already (errors without the return
+ * type): they are checked again here, with the type from DWARF when there
+ * is one. A call with no exit has no return value: not an error.
+ */
+static bool fprobe__wanted(struct perf_fprobe *fprobe, const struct fprobe_call *call,
+			   const struct fprobe_func *dwarf)
+{
+	bool complete = call->flags == (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT);
+
+	if (fprobe->errors &&
+	    (!(call->flags & FPROBE_CALL_EXIT) ||
+	     !fprobe_type__is_error(dwarf ? &dwarf->ret : NULL, call->retval)))
+		return false;
+	return !complete || call->duration >= fprobe->ropts.min_latency;
+}
+
 static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
 			u32 arg_mask, struct fprobe_func *dwarf)
 {
+	if (!fprobe__wanted(fprobe, call, dwarf))
+		return 0;
 	if (call->flags != (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT))
 		fprobe->nr_incomplete++;
 	else
@@ -2277,7 +2306,9 @@ int cmd_fprobe(int argc, const char **argv)
 	  .argh = "file.json", .help = "Write a Chrome trace (Perfetto) as JSON",
 	  .callback = parse_output_file, .data = &fprobe },
 	OPT_STRING(0, "min-latency", &fprobe.min_latency_str, "time",
-		   "Drop calls shorter than this (ns, or with us/ms/s)"),
+		   "Drop calls shorter than this: ns, us, ms or s (in the kernel, on the PMU)"),
+	OPT_BOOLEAN(0, "errors", &fprobe.errors,
+		    "Only calls that return an error code (in the kernel, on the PMU)"),
 	OPT_INTEGER(0, "max-depth", &fprobe.ropts.max_depth,
 		    "Depth of the call-path tree (0: unlimited)"),
 	OPT_INTEGER(0, "tid", &fprobe.ropts.tid, "Only calls of this thread"),
@@ -2381,7 +2412,7 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	}
 
-	if (fprobe.record_only && (fprobe.outputs || fprobe.min_latency_str)) {
+	if (fprobe.record_only && fprobe.outputs) {
 		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
 		goto out;
 	}

@@ -437,3 +437,26 @@ int fprobe_type__scnprintf(const struct fprobe_type *type, u64 val,
 		return scnprintf(buf, size, "%#" PRIx64, val);
 	}
 }
+
+/* The kernel's MAX_ERRNO, as the fprobe PMU's errors filter takes it */
+#define FPROBE_MAX_ERRNO	4095
+
+static bool is_errno(s64 val)
+{
+	return val < 0 && val >= -FPROBE_MAX_ERRNO;
+}
+
+bool fprobe_type__is_error(const struct fprobe_type *type, u64 val)
+{
+	if (!type)
+		return is_errno((s64)val) || is_errno((s32)val);
+	switch (type->kind) {
+	case FPROBE_TYPE_SIGNED:
+	case FPROBE_TYPE_ENUM:
+		return is_errno(sign_extend(val, type->size));
+	case FPROBE_TYPE_POINTER:
+		return is_errno((s64)val);
+	default:
+		return false;
+	}
+}

@@ -2,6 +2,7 @@
 #ifndef __PERF_FPROBE_DWARF_H
 #define __PERF_FPROBE_DWARF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -63,5 +64,14 @@ const char *fprobe_type__fetch_type(const struct fprobe_type *type);
 /* Print the raw register value @val as @type: 42, -1, 0xffff..., true, SEEK_SET */
 int fprobe_type__scnprintf(const struct fprobe_type *type, u64 val,
 			   char *buf, size_t size);
+
+/*
+ * Whether @val, returned by a function of return type @type, is an error
+ * code: -4095..-1 as a signed integer (or enum) of the type's size, or as a
+ * pointer (ERR_PTR()); an unsigned, bool or void return never is. With no
+ * type (NULL), as the fprobe PMU's errors filter takes it: an error code
+ * as a long or in the low 32 bits (an int).
+ */
+bool fprobe_type__is_error(const struct fprobe_type *type, u64 val);
 
 #endif /* __PERF_FPROBE_DWARF_H */

@@ -10,6 +10,8 @@
  *		functions to probe, separated by ',' or white space, at most
  *		FPROBE_PMU_FILTER_MAX bytes including the NUL
  *  config2	user pointer to an optional not-filter of the same form, or 0
+ *  config3	the shortest call, in ns, that makes an exit record (0: any);
+ *		requires a sampling event with exit records
  */
 #ifndef _UAPI_LINUX_FPROBE_PMU_H
 #define _UAPI_LINUX_FPROBE_PMU_H
@@ -28,10 +30,27 @@
 #define FPROBE_PMU_CONFIG_ENTRY		(1ULL << 3)
 /* config bit 4: no exit records, no return hook (requires ENTRY) */
 #define FPROBE_PMU_CONFIG_NOEXIT	(1ULL << 4)
+/*
+ * config bit 5: exit records only of the calls that return an error code:
+ * a return value in -FPROBE_PMU_MAX_ERRNO..-1 as a 64-bit integer or in its
+ * low 32 bits (an int return value). Requires a sampling event with exit
+ * records. A 64-bit value whose low 32 bits look like an error code passes
+ * too: a tool that knows the return type checks the value again.
+ */
+#define FPROBE_PMU_CONFIG_ERRORS	(1ULL << 5)
 /* Every defined config bit; any other bit set is -EINVAL */
 #define FPROBE_PMU_CONFIG_MASK		(FPROBE_PMU_CONFIG_NARGS_MASK | \
 					 FPROBE_PMU_CONFIG_ENTRY |	\
-					 FPROBE_PMU_CONFIG_NOEXIT)
+					 FPROBE_PMU_CONFIG_NOEXIT |	\
+					 FPROBE_PMU_CONFIG_ERRORS)
+/*
+ * The config bits that filter the records of one event: events that differ
+ * only in them (and in config3) share one probe.
+ */
+#define FPROBE_PMU_CONFIG_FILTERS	FPROBE_PMU_CONFIG_ERRORS
+
+/* The largest error code FPROBE_PMU_CONFIG_ERRORS takes (the kernel's) */
+#define FPROBE_PMU_MAX_ERRNO		4095
 
 /* fprobe_pmu_record.type */
 enum fprobe_pmu_record_type {

@@ -135,6 +135,62 @@ check_path() {
 	# dd's 100 one-byte writes, then its one write of the summary
 	[ "$writes" -eq 101 ] || fail "-x ksys_read: $writes ksys_write calls, expected 101"
 	[ "$vfs" -eq 100 ] || fail "-x ksys_read: $vfs vfs_read calls, expected 100"
+
+	check_filters "$1" "$opt"
+}
+
+# check_filters PATH OPT: --errors and --min-latency, in the kernel on the
+# PMU path (the recording holds only the calls that pass), in user space on
+# the tracefs path (the recording holds every call, the report drops them)
+check_filters() {
+	local path=$1 opt=$2 n listed
+
+	# 50 one-byte reads that succeed, then reads of a directory: EISDIR
+	perf fprobe record ${opt:+"$opt"} -a 'vfs_read count' --errors -o "$data" -- \
+		sh -c 'dd if=/dev/zero of=/dev/null bs=1 count=50 2>/dev/null
+			cat / 2>/dev/null; true' 2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record --errors"; return; }
+	perf fprobe report -i "$data" --errors --calls >"$tmpdir/calls" 2>/dev/null ||
+		fail "perf fprobe report --errors --calls"
+	listed=$(grep -c ' vfs_read(' "$tmpdir/calls" || true)
+	n=$(grep -c ' vfs_read(.*) = -21$' "$tmpdir/calls" || true)
+	echo "--errors: $listed vfs_read calls listed, $n of them EISDIR"
+	[ "$n" -ge 1 ] || fail "--errors: the read of a directory (EISDIR) is not listed"
+	[ "$n" -eq "$listed" ] ||
+		fail "--errors: calls that did not fail are listed: $(head -5 "$tmpdir/calls")"
+	exits='^ *(perf_fprobe:vfs_read__return|fprobe:vfs_read):'
+	n=$(perf script -i "$data" -F event 2>/dev/null | grep -cE "$exits" || true)
+	if [ "$path" = pmu ]; then
+		# the kernel made a record of the failed calls only
+		[ "$n" -eq "$listed" ] ||
+			fail "--errors on the PMU: $n exit records for $listed failed calls"
+	else
+		[ "$n" -ge 50 ] || fail "--errors on tracefs: $n exit records, every call expected"
+		grep -q 'tracefs records every call' "$tmpdir/record.err" ||
+			fail "--errors on tracefs does not say it filters in user space"
+	fi
+
+	# a sleep of a second among fast reads: at least 50 ms each, and the
+	# sleep is one of them
+	perf fprobe record ${opt:+"$opt"} -a vfs_read -a hrtimer_nanosleep \
+		--min-latency 50ms -o "$data" -- \
+		sh -c 'dd if=/dev/zero of=/dev/null bs=1 count=20 2>/dev/null; sleep 1' \
+		2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record --min-latency"; return; }
+	perf fprobe report -i "$data" --min-latency 50ms --calls >"$tmpdir/calls" 2>/dev/null ||
+		fail "perf fprobe report --min-latency --calls"
+	listed=$(grep -cE ' (vfs_read|hrtimer_nanosleep)\(' "$tmpdir/calls" || true)
+	n=$(grep -c ' hrtimer_nanosleep(' "$tmpdir/calls" || true)
+	echo "--min-latency 50ms: $listed calls listed, $n of them hrtimer_nanosleep"
+	[ "$n" -eq 1 ] || fail "--min-latency: the sleep of a second is not listed once"
+	short=$(awk '/ (vfs_read|hrtimer_nanosleep)\(/ && $5 == "us" && $4 < 50000 { n++ }
+		END { print n + 0 }' "$tmpdir/calls")
+	[ "$short" -eq 0 ] || fail "--min-latency: $short calls under 50 ms listed"
+	if [ "$path" = pmu ]; then
+		n=$(perf script -i "$data" -F event 2>/dev/null | grep -c 'fprobe:' || true)
+		[ "$n" -eq "$listed" ] ||
+			fail "--min-latency on the PMU: $n records for $listed calls that long"
+	fi
 }
 
 # the PMU where there is one, and the tracefs fallback where there are

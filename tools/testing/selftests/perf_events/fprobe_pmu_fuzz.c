@@ -157,9 +157,13 @@ static uint64_t random_config(void)
 	case 2:
 		return pick(32);
 	default:
-		/* valid: nargs 0..6, entry, noexit only with entry */
+		/*
+		 * valid: nargs 0..6, entry, noexit only with entry, errors
+		 * (valid on sampling events with exit records)
+		 */
 		return pick(7) | (pick(2) ? FPROBE_PMU_CONFIG_ENTRY |
-				  (pick(2) ? FPROBE_PMU_CONFIG_NOEXIT : 0) : 0);
+				  (pick(2) ? FPROBE_PMU_CONFIG_NOEXIT : 0) : 0) |
+		       (pick(4) ? 0 : FPROBE_PMU_CONFIG_ERRORS);
 	}
 }
 
@@ -201,6 +205,8 @@ static void random_attr(struct perf_event_attr *attr, int pmu_type)
 		(uintptr_t)good_filters[pick(sizeof(good_filters) /
 					     sizeof(good_filters[0]))];
 	attr->config2 = pick(4) ? 0 : random_pointer(false);
+	/* The minimum duration: none, some, or anything */
+	attr->config3 = pick(3) ? 0 : pick(2) ? pick(100000) : rnd();
 
 	switch (pick(5)) {
 	case 0:
@@ -288,8 +294,10 @@ static const char * const share_filters[] = {
 	"vfs_read", "vfs_read,vfs_write", "vfs_*",
 };
 
+/* The last two differ from the first ones in a filter only: they share */
 static const uint64_t share_configs[] = {
-	0, 1, FPROBE_PMU_CONFIG_ENTRY | 2,
+	0, 1, FPROBE_PMU_CONFIG_ENTRY | 2, FPROBE_PMU_CONFIG_ERRORS,
+	1 | FPROBE_PMU_CONFIG_ERRORS,
 };
 
 struct share_event {
@@ -319,7 +327,8 @@ static int share_round(int pmu_type, int cpu, int zfd)
 		attr.config = share_configs[pick(ARRAY_SIZE(share_configs))];
 		ev[i].filter = pick(ARRAY_SIZE(share_filters));
 		attr.config1 = (uintptr_t)share_filters[ev[i].filter];
-		if (pick(2)) {
+		/* The errors filter is for sampling events only */
+		if (pick(2) || (attr.config & FPROBE_PMU_CONFIG_ERRORS)) {
 			attr.sample_period = 1;
 			attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 					   PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
@@ -372,9 +381,13 @@ static int share_round(int pmu_type, int cpu, int zfd)
 		 * counts its reads, other events at least those, less the
 		 * calls they lost (with many probes on one function, the
 		 * shadow stack has no room for the entry data of them all:
-		 * fprobe misses the others, and they count it as lost).
+		 * fprobe misses the others, and they count it as lost). With
+		 * the errors filter, it counts none of them (they all read a
+		 * byte), and the others any number.
 		 */
-		if (ev[i].task && !ev[i].filter ?
+		if (ev[i].config & FPROBE_PMU_CONFIG_ERRORS ?
+		    ev[i].task && !ev[i].filter && v[0] :
+		    ev[i].task && !ev[i].filter ?
 		    v[0] + v[1] != (uint64_t)reads :
 		    v[0] + v[1] < (uint64_t)reads) {
 			printf("share: cpu %d: %s %s event, config %#" PRIx64

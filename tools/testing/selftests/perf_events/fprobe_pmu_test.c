@@ -1407,12 +1407,14 @@ static bool test_sysfs(void)
 		{ "nargs", "config:0-2" },
 		{ "entry", "config:3" },
 		{ "noexit", "config:4" },
+		{ "errors", "config:5" },
+		{ "min_duration", "config3:0-63" },
 	};
 	char path[128], buf[64];
 	unsigned int i;
 	FILE *f;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path),
 			 "/sys/bus/event_source/devices/fprobe/format/%s",
 			 files[i][0]);
