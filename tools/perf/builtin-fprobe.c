@@ -105,7 +105,7 @@ struct fprobe_target_func {
 	char			*name;
 	struct fprobe_probe	*probe;
 	struct fprobe_func	*dwarf;		/* NULL: no DWARF */
-	int			param_idx[FPROBE_CALL_MAX_ARGS];
+	int			param_idx[FPROBE_CALL_MAX_ARGS];	/* -1: not had */
 	char			*event;		/* tracefs event name */
 	bool			added;		/* entry event in dynamic_events */
 	bool			added_exit;
@@ -567,6 +567,11 @@ static bool fprobe__excluded(struct perf_fprobe *fprobe, const char *name)
 	return ret;
 }
 
+static bool fprobe_probe__is_glob(const struct fprobe_probe *probe)
+{
+	return strpbrk(probe->glob, "*?[") != NULL;
+}
+
 /* Expand a probe's glob to traceable functions */
 static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 				struct fprobe_probe *probe)
@@ -574,7 +579,7 @@ static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 	struct str_node *nd;
 	int nr = 0;
 
-	if (!strpbrk(probe->glob, "*?[")) {
+	if (!fprobe_probe__is_glob(probe)) {
 		if (strlist__has_entry(fprobe->avail, probe->glob)) {
 			if (fprobe__excluded(fprobe, probe->glob)) {
 				pr_err("%s is excluded by --exclude '%s'\n",
@@ -609,12 +614,18 @@ static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 	return 0;
 }
 
-/* Find the named parameters of @f in DWARF */
+/*
+ * Find the named parameters of @f in DWARF. A function a glob matched may
+ * lack some (or have no DWARF): it is traced without them, its
+ * param_idx -1; fprobe__check_params() then wants each parameter had by
+ * one match at least. A function named alone must have them all.
+ */
 static int fprobe__resolve_params(struct perf_fprobe *fprobe,
 				  struct fprobe_target_func *f)
 {
 	struct fprobe_probe *probe = f->probe;
 	struct fprobe_dwarf *dwarf = fprobe__dwarf(fprobe);
+	bool glob = fprobe_probe__is_glob(probe);
 	int i;
 
 	if (dwarf)
@@ -626,7 +637,11 @@ static int fprobe__resolve_params(struct perf_fprobe *fprobe,
 		       f->name, fprobe->vmlinux ?: "the running kernel's vmlinux");
 		return -1;
 	}
+	for (i = 0; i < probe->nr_params; i++)
+		f->param_idx[i] = -1;
 	if (!f->dwarf) {
+		if (glob)
+			return 0;
 		pr_err("%s has no DWARF description in %s\n", f->name,
 		       fprobe_dwarf__path(dwarf));
 		return -1;
@@ -635,6 +650,8 @@ static int fprobe__resolve_params(struct perf_fprobe *fprobe,
 	for (i = 0; i < probe->nr_params; i++) {
 		int idx = fprobe_func__param_index(f->dwarf, probe->params[i]);
 
+		if (idx < 0 && glob)
+			continue;
 		if (idx < 0) {
 			const char *cands[64];
 			int j, nr = min(f->dwarf->nr_params, 64);
@@ -654,6 +671,51 @@ static int fprobe__resolve_params(struct perf_fprobe *fprobe,
 		}
 		f->param_idx[i] = idx;
 		probe->nargs = max(probe->nargs, idx + 1);
+	}
+	return 0;
+}
+
+/*
+ * After fprobe__resolve_params() of every function: each parameter of a
+ * glob's probe is had by one of its matches at least (else it is a typo),
+ * and the matches that lack some are said.
+ */
+static int fprobe__check_params(struct perf_fprobe *fprobe)
+{
+	struct fprobe_probe *probe;
+	int i, j;
+
+	list_for_each_entry(probe, &fprobe->probes, list) {
+		int matches = 0, lacking = 0;
+
+		if (!probe->nr_params || !fprobe_probe__is_glob(probe))
+			continue;
+		for (j = 0; j < fprobe->nr_funcs; j++) {
+			const struct fprobe_target_func *f = &fprobe->funcs[j];
+			bool all = true;
+
+			if (f->probe != probe)
+				continue;
+			matches++;
+			for (i = 0; i < probe->nr_params; i++)
+				all &= f->param_idx[i] >= 0;
+			lacking += !all;
+		}
+		for (i = 0; i < probe->nr_params; i++) {
+			bool had = false;
+
+			for (j = 0; j < fprobe->nr_funcs && !had; j++)
+				had = fprobe->funcs[j].probe == probe &&
+				      fprobe->funcs[j].param_idx[i] >= 0;
+			if (!had) {
+				pr_err("no function matching '%s' has a parameter '%s'\n",
+				       probe->glob, probe->params[i]);
+				return -1;
+			}
+		}
+		if (lacking)
+			pr_info("perf fprobe: '%s': %d of the %d functions it matches lack some of its parameters, traced without them\n",
+				probe->spec, lacking, matches);
 	}
 	return 0;
 }
@@ -681,7 +743,7 @@ static int fprobe__prepare_probes(struct perf_fprobe *fprobe)
 		if (fprobe__resolve_params(fprobe, &fprobe->funcs[i]) < 0)
 			return -1;
 	}
-	return 0;
+	return fprobe__check_params(fprobe);
 }
 
 /* ---- tracefs fallback: fprobe events in dynamic_events ------------------- */
@@ -769,8 +831,11 @@ static int fprobe__add_events(struct perf_fprobe *fprobe)
 		len = scnprintf(cmd, sizeof(cmd), "f:%s/%s %s", FPROBE_GROUP,
 				f->event, f->name);
 		for (j = 0; j < probe->nr_params; j++) {
-			const struct fprobe_param *p = &f->dwarf->params[f->param_idx[j]];
+			const struct fprobe_param *p;
 
+			if (f->param_idx[j] < 0)
+				continue;
+			p = &f->dwarf->params[f->param_idx[j]];
 			len += scnprintf(cmd + len, sizeof(cmd) - len, " %s=$arg%d:%s",
 					 p->name, f->param_idx[j] + 1,
 					 fprobe_type__fetch_type(&p->type));

@@ -68,6 +68,22 @@ cat "$tmpdir/err"
 grep -q "vfs_read has no parameter 'cuont'" "$tmpdir/err" || fail "no parameter error"
 grep -q 'close matches.* count' "$tmpdir/err" || fail "count not suggested"
 
+# a glob with a parameter some of its matches lack (ksys_lseek has no
+# count): traced, the others without it; a parameter no match has is a typo
+if ! perf fprobe -a 'ksys_* count' --calls -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=10 >"$tmpdir/calls" 2>"$tmpdir/err"; then
+	fail "a glob whose matches do not all have the parameter: $(cat "$tmpdir/err")"
+fi
+grep -q "'ksys_\* count': [0-9]* of the [0-9]* functions it matches lack some" "$tmpdir/err" ||
+	fail "the matches without the parameter are not said: $(cat "$tmpdir/err")"
+n=$(grep -c ' ksys_read(.*count=1) = 1$' "$tmpdir/calls" || true)
+[ "$n" -eq 10 ] || fail "'ksys_* count': $n ksys_read(count=1) calls, expected 10"
+if perf fprobe -a 'ksys_* cuont' -- true 2>"$tmpdir/err"; then
+	fail "a glob with a parameter none of its matches has accepted"
+fi
+grep -q "no function matching 'ksys_\*' has a parameter 'cuont'" "$tmpdir/err" ||
+	fail "no error for a parameter no match has: $(cat "$tmpdir/err")"
+
 # a function the kernel has but ftrace cannot trace
 notrace=$(awk 'FILENAME != "/proc/kallsyms" { avail[$1] = 1; next }
 	$2 ~ /^[tT]$/ && $3 ~ /^[a-z_][a-z0-9_]*$/ && !($3 in avail) { print $3; exit }' \
