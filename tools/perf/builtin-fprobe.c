@@ -569,7 +569,7 @@ static bool fprobe__excluded(struct perf_fprobe *fprobe, const char *name)
 
 static bool fprobe_probe__is_glob(const struct fprobe_probe *probe)
 {
-	return strpbrk(probe->glob, "*?[") != NULL;
+	return strpbrk(probe->glob, "*?[");
 }
 
 /* Expand a probe's glob to traceable functions */
