@@ -44,6 +44,7 @@
 #include <linux/list.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
+#include <poll.h>
 
 #include <internal/xyarray.h>
 #include <perf/evsel.h>
@@ -54,6 +55,7 @@
 #include <traceevent/event-parse.h>
 
 #include "util/callchain.h"
+#include "util/color.h"
 #include "util/debug.h"
 #include "util/data.h"
 #include "util/event.h"
@@ -74,6 +76,7 @@
 #include "util/symbol.h"
 #include "util/synthetic-events.h"
 #include "util/target.h"
+#include "util/thread.h"
 #include "util/tool.h"
 #include "util/fprobe-call.h"
 #include "util/fprobe-decode.h"
@@ -163,6 +166,8 @@ struct perf_fprobe {
 	bool			force_tracefs;
 	bool			record_only;
 	bool			report_only;
+	bool			live;		/* perf fprobe trace */
+	struct machine		*machine;	/* live: symbols and comms */
 	/* probes and what they expand to */
 	struct fprobe_dwarf	*dwarf;
 	bool			dwarf_tried;
@@ -1002,11 +1007,18 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
  * the events are built here, one per probe, and recorded with the evlist
  * and session APIs into a perf.data file that perf report reads as any.
  */
+/*
+ * Records the fprobe PMU events into a perf.data file, or, for perf fprobe
+ * trace (@fprobe->live), prints each call as its record comes: the events
+ * then go to @machine (comms, maps) and the samples to fprobe__pmu_sample().
+ */
 struct fprobe_recorder {
 	struct perf_tool	tool;
 	struct perf_data	data;
 	struct perf_session	*session;
 	struct evlist		*evlist;
+	struct perf_fprobe	*fprobe;
+	struct machine		*machine;
 	u64			bytes;
 };
 
@@ -1030,8 +1042,15 @@ static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 	fprobe_done = 1;
 }
 
+static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sample,
+			      struct machine *machine);
+static size_t name_hash(long key, void *ctx);
+static bool name_equal(long a, long b, void *ctx);
+
 static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
 {
+	if (rec->fprobe->live)
+		return 0;
 	if (perf_data__write(&rec->data, buf, size) < 0) {
 		pr_err("failed to write %s: %s\n", rec->data.path, strerror(errno));
 		return -1;
@@ -1046,11 +1065,44 @@ static int fprobe_recorder__process(const struct perf_tool *tool,
 				    struct machine *machine __maybe_unused)
 {
 	struct fprobe_recorder *rec = container_of(tool, struct fprobe_recorder, tool);
+	struct perf_sample none;
 
+	if (rec->fprobe->live) {
+		/* a synthesized event: its comm or map for the live output */
+		memset(&none, 0, sizeof(none));
+		return machine__process_event(rec->machine, event, &none);
+	}
 	return fprobe_recorder__write(rec, event, event->header.size);
 }
 
-/* Move what the ring buffers hold into the file */
+/* perf fprobe trace: one event of the ring buffers */
+static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *event)
+{
+	struct perf_fprobe *fprobe = rec->fprobe;
+	struct perf_sample sample;
+
+	memset(&sample, 0, sizeof(sample));
+	if (evlist__parse_sample(rec->evlist, event, &sample) < 0) {
+		fprobe->nr_bad++;
+		return 0;
+	}
+	switch (event->header.type) {
+	case PERF_RECORD_SAMPLE:
+		if (!evlist__id2evsel(rec->evlist, sample.id))
+			return 0;
+		return fprobe__pmu_sample(fprobe, &sample, rec->machine);
+	case PERF_RECORD_LOST:
+		fprobe->nr_lost += event->lost.lost;
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		fprobe->nr_lost += event->lost_samples.lost;
+		return 0;
+	default:
+		return machine__process_event(rec->machine, event, &sample);
+	}
+}
+
+/* Move what the ring buffers hold into the file (or print it, live) */
 static int fprobe_recorder__drain(struct fprobe_recorder *rec)
 {
 	int i;
@@ -1062,7 +1114,11 @@ static int fprobe_recorder__drain(struct fprobe_recorder *rec)
 		if (perf_mmap__read_init(map) < 0)
 			continue;
 		while ((event = perf_mmap__read_event(map)) != NULL) {
-			int err = fprobe_recorder__write(rec, event, event->header.size);
+			int err;
+
+			rec->bytes += rec->fprobe->live ? event->header.size : 0;
+			err = rec->fprobe->live ? fprobe_recorder__live(rec, event) :
+			      fprobe_recorder__write(rec, event, event->header.size);
 
 			perf_mmap__consume(map);
 			if (err)
@@ -1184,7 +1240,7 @@ static void fprobe_recorder__init_features(struct fprobe_recorder *rec)
 static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
 				       struct target *target)
 {
-	struct machine *machine = &rec->session->machines.host;
+	struct machine *machine = rec->machine;
 	struct perf_tool *tool = &rec->tool;
 
 	if (perf_event__synthesize_kernel_mmap(tool, fprobe_recorder__process, machine) < 0)
@@ -1226,11 +1282,12 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 			.path	= output,
 			.mode	= PERF_DATA_MODE_WRITE,
 		},
+		.fprobe = fprobe,
 	};
 	struct fprobe_probe *probe;
 	char errbuf[BUFSIZ];
 	u64 nr_lost = 0;
-	int fd, ret = -1;
+	int fd = -1, ret = -1;
 
 	rec.evlist = evlist__new();
 	if (!rec.evlist)
@@ -1277,6 +1334,21 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 
 	perf_tool__init(&rec.tool, /*ordered_events=*/false);
 	symbol__init(NULL);
+	if (fprobe->live) {
+		/* no file: the symbols and comms of the calls printed */
+		fprobe->machine = machine__new_host();
+		rec.machine = fprobe->machine;
+		fprobe->funcs_by_name = hashmap__new(name_hash, name_equal, NULL);
+		if (!rec.machine || IS_ERR(fprobe->funcs_by_name) ||
+		    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
+			pr_err("failed to set up the live output\n");
+			goto out_close;
+		}
+		printf("# %16s %3s %16s/%-7s %12s  call\n", "time", "cpu", "comm", "tid",
+		       "duration");
+		fflush(stdout);
+		goto start;
+	}
 	rec.session = perf_session__new(&rec.data, &rec.tool);
 	if (IS_ERR(rec.session)) {
 		pr_err("failed to create %s\n", output);
@@ -1285,6 +1357,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 	}
 	fd = perf_data__fd(&rec.data);
 	rec.session->evlist = rec.evlist;
+	rec.machine = &rec.session->machines.host;
 	perf_session__set_id_hdr_size(rec.session);
 	fprobe_recorder__init_features(&rec);
 	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
@@ -1293,6 +1366,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 		goto out_close;
 	}
 
+start:
 	if (fprobe->duration > 0)
 		alarm(fprobe->duration);
 	if (argc)
@@ -1305,8 +1379,14 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 
 		if (fprobe_recorder__drain(&rec) < 0)
 			goto out_disable;
-		if (rec.bytes == before)
-			evlist__poll(rec.evlist, 100);
+		if (fprobe->live)
+			fflush(stdout);
+		if (rec.bytes != before)
+			continue;
+		evlist__poll(rec.evlist, 100);
+		/* -p: the tasks are gone when all their events hung up */
+		if (evlist__filter_pollfd(rec.evlist, POLLERR | POLLHUP) == 0)
+			fprobe_done = 1;
 	}
 	alarm(0);
 	if (fprobe_exec_errno) {
@@ -1319,6 +1399,15 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 	    fprobe_recorder__lost(&rec, &nr_lost) < 0)
 		goto out_close;
 
+	if (fprobe->live) {
+		fflush(stdout);
+		fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
+		if (nr_lost + fprobe->nr_lost)
+			fprintf(stderr, ", %" PRIu64 " records LOST", nr_lost + fprobe->nr_lost);
+		fprintf(stderr, "\n");
+		ret = 0;
+		goto out_close;
+	}
 	rec.session->header.data_size = rec.bytes;
 	if (perf_session__write_header(rec.session, rec.evlist, fd, true) < 0) {
 		pr_err("failed to finish %s\n", output);
@@ -1560,6 +1649,10 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 	if (!fprobe->force_tracefs)
 		pmu = perf_pmus__find("fprobe");
 	fprobe->pmu_type = pmu ? (int)pmu->type : -1;
+	if (fprobe->live && !pmu) {
+		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
+		return -1;
+	}
 
 	if (pmu) {
 		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
@@ -1761,6 +1854,9 @@ static bool fprobe__wanted(struct perf_fprobe *fprobe, const struct fprobe_call 
 	return !complete || call->duration >= fprobe->ropts.min_latency;
 }
 
+static void fprobe__live_call(struct perf_fprobe *fprobe, const struct fprobe_call *call,
+			      u32 arg_mask, struct fprobe_func *dwarf);
+
 static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
 			u32 arg_mask, struct fprobe_func *dwarf)
 {
@@ -1770,6 +1866,10 @@ static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
 		fprobe->nr_incomplete++;
 	else
 		fprobe->nr_calls++;
+	if (fprobe->live) {
+		fprobe__live_call(fprobe, call, arg_mask, dwarf);
+		return 0;
+	}
 	if (fprobe__list_call(fprobe, call, arg_mask, dwarf) < 0)
 		return -ENOMEM;
 	return fprobe_report__add(fprobe->rep, call);
@@ -2058,6 +2158,78 @@ static void fprobe__print_value(const struct fprobe_type *type, u64 val, FILE *f
 	}
 }
 
+/*
+ * One call: "time tid cpu duration  func(args) = ret", indented by its depth;
+ * with @comm (live), "time cpu comm/tid duration ...", and an error code
+ * returned in red on a terminal.
+ */
+static void fprobe__print_call(const struct fprobe_listed *l, const char *comm, FILE *fp)
+{
+	const struct fprobe_call *c = &l->call;
+	const char *name = c->name ?: "[unknown]";
+	bool first = true;
+	u32 a;
+
+	if (comm)
+		fprintf(fp, "%16.9f %3d %16s/%-7d ", c->entry_time / 1e9, c->cpu, comm, c->tid);
+	else
+		fprintf(fp, "  %16.9f %7d %3d  ", c->entry_time / 1e9, c->tid, c->cpu);
+	if (c->flags & FPROBE_CALL_ENTRY && c->flags & FPROBE_CALL_EXIT)
+		fprintf(fp, "%9.3f us  ", c->duration / 1e3);
+	else
+		fprintf(fp, "%12s  ", c->flags & FPROBE_CALL_EXIT ?
+			"(no entry)" : "(no exit)");
+	fprintf(fp, "%*s%s(", 2 * c->depth, "", name);
+	for (a = 0; a < c->nargs && a < FPROBE_CALL_MAX_ARGS; a++) {
+		const struct fprobe_param *p = NULL;
+
+		if (!(l->arg_mask & (1U << a)))
+			continue;
+		if (l->dwarf && (int)a < l->dwarf->nr_params)
+			p = &l->dwarf->params[a];
+		fprintf(fp, "%s", first ? "" : ", ");
+		first = false;
+		if (p)
+			fprintf(fp, "%s=", p->name);
+		else
+			fprintf(fp, "arg%u=", a + 1);
+		fprobe__print_value(p ? &p->type : NULL, c->args[a], fp);
+	}
+	fprintf(fp, ")");
+	if (c->flags & FPROBE_CALL_EXIT &&
+	    !(l->dwarf && l->dwarf->ret.kind == FPROBE_TYPE_VOID)) {
+		const struct fprobe_type *ret = l->dwarf ? &l->dwarf->ret : NULL;
+		char buf[128];
+
+		fprintf(fp, " = ");
+		if (ret)
+			fprobe_type__scnprintf(ret, c->retval, buf, sizeof(buf));
+		else
+			scnprintf(buf, sizeof(buf), "%#" PRIx64, c->retval);
+		if (comm && fprobe_type__is_error(ret, c->retval))
+			color_fprintf(fp, PERF_COLOR_RED, "%s", buf);
+		else
+			fprintf(fp, "%s", buf);
+	}
+	fprintf(fp, "\n");
+}
+
+/* perf fprobe trace: a call as it completes, with the comm of its thread */
+static void fprobe__live_call(struct perf_fprobe *fprobe, const struct fprobe_call *call,
+			      u32 arg_mask, struct fprobe_func *dwarf)
+{
+	struct fprobe_listed l = {
+		.call		= *call,
+		.arg_mask	= arg_mask,
+		.dwarf		= dwarf,
+	};
+	struct thread *thread = machine__find_thread(fprobe->machine, call->pid, call->tid);
+	const char *comm = thread ? thread__comm_str(thread) : NULL;
+
+	fprobe__print_call(&l, comm ?: "?", stdout);
+	thread__put(thread);
+}
+
 /* --calls: one line per call, by entry time, with arguments by DWARF type */
 static void fprobe__print_calls(struct perf_fprobe *fprobe, FILE *fp)
 {
@@ -2065,46 +2237,8 @@ static void fprobe__print_calls(struct perf_fprobe *fprobe, FILE *fp)
 
 	qsort(fprobe->listed, fprobe->nr_listed, sizeof(*fprobe->listed), listed__cmp);
 	fprintf(fp, "# %16s %7s %3s  %12s  call\n", "time", "tid", "cpu", "duration");
-	for (i = 0; i < fprobe->nr_listed; i++) {
-		const struct fprobe_listed *l = &fprobe->listed[i];
-		const struct fprobe_call *c = &l->call;
-		const char *name = c->name ?: "[unknown]";
-		bool first = true;
-		u32 a;
-
-		fprintf(fp, "  %16.9f %7d %3d  ", c->entry_time / 1e9, c->tid, c->cpu);
-		if (c->flags & FPROBE_CALL_ENTRY && c->flags & FPROBE_CALL_EXIT)
-			fprintf(fp, "%9.3f us  ", c->duration / 1e3);
-		else
-			fprintf(fp, "%12s  ", c->flags & FPROBE_CALL_EXIT ?
-				"(no entry)" : "(no exit)");
-		fprintf(fp, "%*s%s(", 2 * c->depth, "", name);
-		for (a = 0; a < c->nargs && a < FPROBE_CALL_MAX_ARGS; a++) {
-			const struct fprobe_param *p = NULL;
-
-			if (!(l->arg_mask & (1U << a)))
-				continue;
-			if (l->dwarf && (int)a < l->dwarf->nr_params)
-				p = &l->dwarf->params[a];
-			fprintf(fp, "%s", first ? "" : ", ");
-			first = false;
-			if (p)
-				fprintf(fp, "%s=", p->name);
-			else
-				fprintf(fp, "arg%u=", a + 1);
-			fprobe__print_value(p ? &p->type : NULL, c->args[a], fp);
-		}
-		fprintf(fp, ")");
-		if (c->flags & FPROBE_CALL_EXIT) {
-			if (l->dwarf && l->dwarf->ret.kind == FPROBE_TYPE_VOID) {
-				fprintf(fp, "\n");
-				continue;
-			}
-			fprintf(fp, " = ");
-			fprobe__print_value(l->dwarf ? &l->dwarf->ret : NULL, c->retval, fp);
-		}
-		fprintf(fp, "\n");
-	}
+	for (i = 0; i < fprobe->nr_listed; i++)
+		fprobe__print_call(&fprobe->listed[i], NULL, fp);
 }
 
 static int fprobe__write_file(struct perf_fprobe *fprobe, const char *path,
@@ -2330,6 +2464,18 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	}
 	free(fprobe->funcs);
 	strlist__delete(fprobe->avail);
+	/* the report frees its own: these are perf fprobe trace's */
+	if (fprobe->live && !IS_ERR_OR_NULL(fprobe->funcs_by_name)) {
+		struct hashmap_entry *cur;
+		size_t bkt;
+
+		hashmap__for_each_entry(fprobe->funcs_by_name, cur, bkt) {
+			free((char *)cur->pkey);
+			fprobe_func__delete(cur->pvalue);
+		}
+		hashmap__free(fprobe->funcs_by_name);
+	}
+	machine__delete(fprobe->machine);
 	fprobe_dwarf__delete(fprobe->dwarf);
 }
 
@@ -2407,6 +2553,7 @@ int cmd_fprobe(int argc, const char **argv)
 	const char * const fprobe_usage[] = {
 		"perf fprobe [<options>] -a 'FUNC|GLOB [PARAM...]' [-- <command>]",
 		"perf fprobe record [<options>] -a 'FUNC|GLOB [PARAM...]' [-o file] [-- <command>]",
+		"perf fprobe trace [<options>] -a 'FUNC|GLOB [PARAM...]' [-- <command>]",
 		"perf fprobe report [<options>] [-i file]",
 		"perf fprobe -V FUNC | -l [GLOB]",
 		NULL
@@ -2420,11 +2567,13 @@ int cmd_fprobe(int argc, const char **argv)
 	if (argc > 1) {
 		if (!strcmp(argv[1], "record")) {
 			fprobe.record_only = true;
+		} else if (!strcmp(argv[1], "trace")) {
+			fprobe.live = true;
 		} else if (!strcmp(argv[1], "report")) {
 			fprobe.report_only = true;
 			options = report_options;
 		}
-		if (fprobe.record_only || fprobe.report_only) {
+		if (fprobe.record_only || fprobe.report_only || fprobe.live) {
 			argc--;
 			argv++;
 		}
@@ -2481,6 +2630,10 @@ int cmd_fprobe(int argc, const char **argv)
 		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
 		goto out;
 	}
+	if (fprobe.live && (fprobe.outputs || fprobe.output || fprobe.force_tracefs)) {
+		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
+		goto out;
+	}
 	if (!argc && !fprobe.target.pid && !fprobe.target.system_wide) {
 		pr_err("nothing to trace: give a command, -p PID or -A\n");
 		parse_options_usage(fprobe_usage, options, "a", true);
@@ -2496,6 +2649,10 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	}
 
+	if (fprobe.live) {
+		ret = fprobe__record(&fprobe, NULL, argc, argv);
+		goto out;
+	}
 	data_path = fprobe.output;
 	if (!data_path && fprobe.record_only)
 		data_path = "perf.data";

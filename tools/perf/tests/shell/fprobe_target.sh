@@ -150,6 +150,17 @@ check_path() {
 	check_reads "$1 -p --duration 4" "$tmpdir/pid.out"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -p"
 
+	# -p of a task that exits: the recording ends with it, and reports
+	sh -c 'i=0; while [ $i -lt 3 ]; do sleep 1; i=$((i + 1)); done' &
+	local short=$! rc=0
+	timeout 60 perf fprobe ${opt:+"$opt"} -p $short -a hrtimer_nanosleep --calls \
+		>"$tmpdir/exit.out" 2>"$tmpdir/exit.err" || rc=$?
+	[ $rc -eq 0 ] ||
+		fail "$1 -p of a task that exits: status $rc (124: it did not end with it)"
+	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/exit.err" ||
+		fail "$1 -p of a task that exits: no report: $(cat "$tmpdir/exit.err")"
+	wait $short 2>/dev/null
+
 	# -A --duration: system-wide, ends by itself with status 0
 	perf fprobe ${opt:+"$opt"} -A --duration 4 -a 'vfs_read count' --calls \
 		>"$tmpdir/all.out" 2>"$tmpdir/all.err" ||

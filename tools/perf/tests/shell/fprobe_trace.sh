@@ -1,0 +1,102 @@
+#!/bin/bash
+# perf fprobe trace: calls printed live, --errors, -p target exit
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf fprobe trace prints each call as its record comes, while the
+# workload runs; --errors leaves only the failing calls (in the kernel);
+# with -p it ends when the traced task does, with --duration on time.
+# Without the fprobe PMU it says so and fails.
+
+# shellcheck source=lib/fprobe.sh
+. "$(dirname "$0")"/lib/fprobe.sh
+
+skip_if_no_fprobe
+
+err=0
+tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
+
+cleanup() {
+	rm -rf "$tmpdir"
+	trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup TERM INT
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+if [ "$(fprobe_path)" != pmu ]; then
+	if perf fprobe trace -a vfs_read -- true >"$tmpdir/out" 2>"$tmpdir/err"; then
+		fail "perf fprobe trace without the fprobe PMU succeeded"
+	fi
+	grep -q 'perf fprobe trace needs the fprobe PMU' "$tmpdir/err" ||
+		fail "no clear error without the PMU: $(cat "$tmpdir/err")"
+	[ ! -s "$tmpdir/out" ] || fail "output without the PMU: $(cat "$tmpdir/out")"
+	exit $err
+fi
+
+# Live: dd's three one-byte reads are printed while the workload still
+# sleeps (it ends only when the test has seen them, or after a minute)
+perf fprobe trace -a 'vfs_read count' -- sh -c "dd if=/dev/zero of=/dev/null bs=1 count=3 \
+	2>/dev/null; i=0; while [ ! -e $tmpdir/seen ] && [ \$i -lt 600 ]; do \
+	sleep 0.1; i=\$((i + 1)); done" >"$tmpdir/out" 2>"$tmpdir/err" &
+perf_pid=$!
+live=0
+while kill -0 $perf_pid 2>/dev/null; do
+	if [ "$(grep -c ' dd/[0-9]* .* vfs_read(.*count=1) = 1$' "$tmpdir/out")" -ge 3 ]; then
+		live=1
+		touch "$tmpdir/seen"
+		break
+	fi
+	sleep 0.1
+done
+wait $perf_pid || fail "perf fprobe trace exits with $?: $(cat "$tmpdir/err")"
+[ $live -eq 1 ] ||
+	fail "the calls were not printed while the workload ran: $(cat "$tmpdir/out")"
+n=$(grep -c ' dd/[0-9]* .* vfs_read(.*count=1) = 1$' "$tmpdir/out" || true)
+echo "live: $n vfs_read(count=1) calls of dd printed while it ran"
+[ "$n" -eq 3 ] || fail "expected 3 calls of dd, got $n: $(cat "$tmpdir/out")"
+grep -q 'perf fprobe: [0-9]* calls' "$tmpdir/err" || fail "no summary: $(cat "$tmpdir/err")"
+
+# --errors: among 30 good reads, the reads of a directory (EISDIR) only
+perf fprobe trace -a 'vfs_read count' --errors -- sh -c \
+	'dd if=/dev/zero of=/dev/null bs=1 count=30 2>/dev/null; cat / 2>/dev/null; true' \
+	>"$tmpdir/out" 2>"$tmpdir/err" || fail "perf fprobe trace --errors: $(cat "$tmpdir/err")"
+calls=$(grep -c ' vfs_read(' "$tmpdir/out" || true)
+eisdir=$(grep -c ' cat/[0-9]* .* vfs_read(.*) = -21$' "$tmpdir/out" || true)
+echo "--errors: $calls calls printed, $eisdir of them cat's EISDIR"
+[ "$eisdir" -ge 1 ] || fail "--errors: the EISDIR read is not printed: $(cat "$tmpdir/out")"
+[ "$eisdir" -eq "$calls" ] || fail "--errors: calls that did not fail: $(cat "$tmpdir/out")"
+
+# -p: ends by itself when the task does; its sleeps started after the
+# attach are printed
+sh -c 'i=0; while [ $i -lt 6 ]; do sleep 1; i=$((i + 1)); done' &
+target=$!
+rc=0
+timeout 60 perf fprobe trace -a hrtimer_nanosleep -p $target >"$tmpdir/out" 2>"$tmpdir/err" ||
+	rc=$?
+[ $rc -eq 0 ] || fail "-p: perf fprobe trace exits with $rc (124: it did not end with its task)"
+n=$(grep -c ' sleep/[0-9]* .* hrtimer_nanosleep(' "$tmpdir/out" || true)
+echo "-p: $n sleeps of the task printed, then the trace ended with it"
+[ "$n" -ge 1 ] || fail "-p: no sleep printed: $(cat "$tmpdir/out")"
+wait $target 2>/dev/null
+
+# --duration: ends on time, system wide
+rc=0
+timeout 60 perf fprobe trace -A --duration 1 -a ksys_read >/dev/null 2>"$tmpdir/err" || rc=$?
+[ $rc -eq 0 ] || fail "-A --duration 1 exits with $rc: $(cat "$tmpdir/err")"
+
+# no file, no report output
+if perf fprobe trace -o "$tmpdir/x" -a vfs_read -- true 2>"$tmpdir/err"; then
+	fail "perf fprobe trace -o accepted"
+fi
+grep -q 'takes no -o' "$tmpdir/err" || fail "no error for -o: $(cat "$tmpdir/err")"
+
+exit $err
