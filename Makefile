@@ -7,6 +7,7 @@
 #   make bench    probe costs, patched vs base kernel, as ratios in one run
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
+#   make cross-series  every patch of the series built in order for arm64
 #   make check-arm64, check-riscv64  that build's KUnit suites booted there
 
 SHELL		:= /bin/bash
@@ -27,7 +28,7 @@ CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
-	cross cross-arm64 cross-riscv cross-s390 cross-powerpc check-arm64 check-riscv64 \
+	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series check-arm64 check-riscv64 \
 	initramfs-arm64 fprobe-pmu-tests-arm64
 
 # Builds run one at a time: they share build/linux and both cores.
@@ -36,7 +37,7 @@ CMD		?= uname -a
 all: kernel perf initramfs
 
 help:
-	@sed -n '1,8s/^# \{0,1\}//p' Makefile
+	@sed -n '1,11s/^# \{0,1\}//p' Makefile
 
 deps:
 	@harness/deps
@@ -66,6 +67,10 @@ cross: $(addprefix cross-,$(CROSS_ARCHS))
 
 $(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
 	@harness/cross-build $(@:cross-%=%)
+
+# Bisectable: each patch of the series, in order, built for arm64.
+cross-series: tree
+	@harness/cross-series arm64
 
 # The arm64 and riscv64 builds booted under QEMU (virt machine, TCG): the
 # KUnit suites (fprobe, the fprobe PMU, fgraph_regs) on that architecture;
