@@ -144,26 +144,63 @@ static inline struct fprobe_pmu_probe *to_probe(struct fprobe *fp)
 	return container_of(fp, struct fprobe_pmu_probe, fp);
 }
 
+static __always_inline bool fprobe_pmu_has_filter(struct perf_event *event)
+{
+	return (event->attr.config & FPROBE_PMU_CONFIG_FILTERS) ||
+	       event->attr.config3;
+}
+
+/*
+ * An error code in the low 32 bits of the return value, where an int is
+ * returned: a long error code has it there too.
+ */
+static __always_inline bool fprobe_pmu_is_error(u64 retval)
+{
+	s32 val = retval;
+
+	return val < 0 && val >= -FPROBE_PMU_MAX_ERRNO;
+}
+
+/*
+ * Whether the filters of the sampling @event let @rec through. They apply
+ * to exit records only.
+ */
+static __always_inline bool fprobe_pmu_passes(struct perf_event *event,
+					      const struct fprobe_pmu_record *rec)
+{
+	if (rec->type != FPROBE_PMU_REC_EXIT)
+		return true;
+	if (rec->duration < event->attr.config3)
+		return false;
+	return !(event->attr.config & FPROBE_PMU_CONFIG_ERRORS) ||
+	       fprobe_pmu_is_error(rec->retval);
+}
+
 /*
  * A call of @probe was missed on this CPU: count it as lost for the events
- * it would have been delivered to. Called with preemption disabled, also
- * where the ftrace recursion lock could not be taken (the missed handler of
- * the fprobe): only inline code from here.
+ * it would have been delivered to, those whose filters @rec passes when its
+ * record is known (else all). Called with preemption disabled, also where
+ * the ftrace recursion lock could not be taken (the missed handler of the
+ * fprobe): only inline code from here.
  */
-static __always_inline void fprobe_pmu_lost(struct fprobe_pmu_probe *probe)
+static __always_inline void fprobe_pmu_lost(struct fprobe_pmu_probe *probe,
+					    const struct fprobe_pmu_record *rec)
 {
 	struct perf_event *event;
 
 	hlist_for_each_entry_rcu(event, this_cpu_ptr(probe->active), hlist_entry,
 				 true) {
-		if (!(event->hw.state & PERF_HES_STOPPED))
-			atomic64_inc(&(event->parent ?: event)->lost_samples);
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		if (rec && is_sampling_event(event) && !fprobe_pmu_passes(event, rec))
+			continue;
+		atomic64_inc(&(event->parent ?: event)->lost_samples);
 	}
 }
 
 static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 {
-	fprobe_pmu_lost(to_probe(fp));
+	fprobe_pmu_lost(to_probe(fp), NULL);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_missed);
@@ -204,37 +241,6 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 	regs->flags |= X86_EFLAGS_FIXED;
 #endif
 	return regs;
-}
-
-static __always_inline bool fprobe_pmu_has_filter(struct perf_event *event)
-{
-	return (event->attr.config & FPROBE_PMU_CONFIG_FILTERS) ||
-	       event->attr.config3;
-}
-
-/* An error code as a long or as an int, in the register of the value */
-static __always_inline bool fprobe_pmu_is_error(u64 retval)
-{
-	s64 val = retval;
-	s32 val32 = retval;
-
-	return (val < 0 && val >= -FPROBE_PMU_MAX_ERRNO) ||
-	       (val32 < 0 && val32 >= -FPROBE_PMU_MAX_ERRNO);
-}
-
-/*
- * Whether the filters of the sampling @event let @rec through. They apply
- * to exit records only.
- */
-static __always_inline bool fprobe_pmu_passes(struct perf_event *event,
-					      const struct fprobe_pmu_record *rec)
-{
-	if (rec->type != FPROBE_PMU_REC_EXIT)
-		return true;
-	if (rec->duration < event->attr.config3)
-		return false;
-	return !(event->attr.config & FPROBE_PMU_CONFIG_ERRORS) ||
-	       fprobe_pmu_is_error(rec->retval);
 }
 
 /*
@@ -281,23 +287,18 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 	struct perf_raw_record raw __uninitialized;
 	struct perf_event *event;
 	struct pt_regs *regs;
-	bool filtered;
 	u64 period = 1;
 	int rctx;
 
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0) {
-		fprobe_pmu_lost(probe);
+		fprobe_pmu_lost(probe, rec);
 		return;
 	}
 	regs = fprobe_pmu_fill_regs(this_cpu_ptr(&fprobe_pmu_regs[rctx]),
 				    fregs, rec);
 	if (rec->type == FPROBE_PMU_REC_EXIT)
 		period = rec->duration;
-	/* Whether the events have filters to check @rec against */
-	filtered = rec->type == FPROBE_PMU_REC_EXIT &&
-		   atomic_read(&probe->nr_filtered);
-
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
@@ -307,8 +308,12 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 			local64_add(nr, &event->count);
 			continue;
 		}
-		/* Filtered out: neither recorded nor counted by this event */
-		if (unlikely(filtered) && !fprobe_pmu_passes(event, rec))
+		/*
+		 * Filtered out: neither recorded nor counted by this event.
+		 * Checked for each event, whatever nr_filtered said before:
+		 * a filtered event may have been added since.
+		 */
+		if (!fprobe_pmu_passes(event, rec))
 			continue;
 
 		perf_sample_data_init(&data, 0, period);
@@ -363,11 +368,19 @@ static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 	 * watching (on the way in and out of idle). Their calls are lost.
 	 */
 	if (unlikely(!rcu_is_watching())) {
-		fprobe_pmu_lost(probe);
+		fprobe_pmu_lost(probe, rec);
 		return;
 	}
 
 	if (rec) {
+		/*
+		 * The kernel-side filters: a record no event takes costs one
+		 * test per event. nr_filtered only saves the walk when no event
+		 * has a filter; fprobe_pmu_sample() checks each event again.
+		 */
+		if (unlikely(atomic_read(&probe->nr_filtered)) &&
+		    !fprobe_pmu_wanted(probe, rec))
+			return;
 		fprobe_pmu_sample(probe, rec, args, fregs, nr, now);
 		return;
 	}
@@ -486,10 +499,6 @@ static noinline void fprobe_pmu_exit_timed(struct fprobe_pmu_probe *probe,
 	 */
 	rec.duration = max_t(s64, now - call->entry_time, 0);
 	rec.retval = ftrace_regs_get_return_value(fregs);
-	/* The kernel-side filters: one test for a record none takes */
-	if (unlikely(atomic_read(&probe->nr_filtered)) &&
-	    !fprobe_pmu_wanted(probe, &rec))
-		return;
 	fprobe_pmu_deliver(probe, &rec, call->args, fregs, 1, now);
 }
 

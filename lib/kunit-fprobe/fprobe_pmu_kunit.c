@@ -827,11 +827,13 @@ static void fprobe_pmu_test_filter_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lret_ptr(-FPROBE_PMU_MAX_ERRNO),
 			-FPROBE_PMU_MAX_ERRNO);
 	KUNIT_EXPECT_EQ(test, lret_ptr(1L << 40), 1L << 40);
-	KUNIT_EXPECT_EQ(test, close_event(event), 3);
-	KUNIT_EXPECT_EQ(test, close_event(all), 7);
+	/* A long whose low 32 bits are -EINVAL passes, as documented */
+	KUNIT_EXPECT_EQ(test, lret_ptr(0x1ffffffeaL), 0x1ffffffeaL);
+	KUNIT_EXPECT_EQ(test, close_event(event), 4);
+	KUNIT_EXPECT_EQ(test, close_event(all), 8);
 
 	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
-	KUNIT_ASSERT_EQ(test, t->cap->n, 3);
+	KUNIT_ASSERT_EQ(test, t->cap->n, 4);
 	c = t->cap->recs;
 	KUNIT_EXPECT_EQ(test, c[0].rec.func, entry_of(fprobe_pmu_kunit_ret));
 	KUNIT_EXPECT_EQ(test, (s32)c[0].rec.retval, -EINVAL);
@@ -839,7 +841,8 @@ static void fprobe_pmu_test_filter_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c[1].rec.func, entry_of(fprobe_pmu_kunit_lret));
 	KUNIT_EXPECT_EQ(test, (s64)c[1].rec.retval, -ENOENT);
 	KUNIT_EXPECT_EQ(test, (s64)c[2].rec.retval, -FPROBE_PMU_MAX_ERRNO);
-	KUNIT_EXPECT_EQ(test, cap_all->n, 7);
+	KUNIT_EXPECT_EQ(test, c[3].rec.retval, 0x1ffffffeaULL);
+	KUNIT_EXPECT_EQ(test, cap_all->n, 8);
 }
 
 /*

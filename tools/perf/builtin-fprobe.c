@@ -1102,10 +1102,82 @@ static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *
 	}
 }
 
+/* perf fprobe trace: an event read from a ring buffer, to print in time order */
+struct fprobe_live_event {
+	u64			time;
+	size_t			seq;
+	union perf_event	*event;
+};
+
+static int fprobe_live_event__cmp(const void *a, const void *b)
+{
+	const struct fprobe_live_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * perf fprobe trace: what the ring buffers of all CPUs hold, in time order,
+ * so that the comm of a task (from a COMM event in the buffer of another
+ * CPU) is known when its calls are printed
+ */
+static int fprobe_recorder__drain_live(struct fprobe_recorder *rec)
+{
+	struct fprobe_live_event *evs = NULL, *tmp;
+	size_t nr = 0, alloc = 0, i;
+	int m, err = 0;
+
+	for (m = 0; m < rec->evlist->core.nr_mmaps; m++) {
+		struct perf_mmap *map = &rec->evlist->mmap[m].core;
+		union perf_event *event;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((event = perf_mmap__read_event(map)) != NULL) {
+			if (nr == alloc) {
+				alloc = alloc ? 2 * alloc : 256;
+				tmp = realloc(evs, alloc * sizeof(*evs));
+				if (!tmp) {
+					err = -ENOMEM;
+					break;
+				}
+				evs = tmp;
+			}
+			evs[nr].event = memdup(event, event->header.size);
+			if (!evs[nr].event) {
+				err = -ENOMEM;
+				break;
+			}
+			if (evlist__parse_sample_timestamp(rec->evlist, event, &evs[nr].time) < 0)
+				evs[nr].time = 0;
+			evs[nr].seq = nr;
+			rec->bytes += event->header.size;
+			nr++;
+			perf_mmap__consume(map);
+		}
+		perf_mmap__read_done(map);
+		if (err)
+			break;
+	}
+	qsort(evs, nr, sizeof(*evs), fprobe_live_event__cmp);
+	for (i = 0; i < nr; i++) {
+		if (!err)
+			err = fprobe_recorder__live(rec, evs[i].event);
+		free(evs[i].event);
+	}
+	free(evs);
+	return err ? -1 : 0;
+}
+
 /* Move what the ring buffers hold into the file (or print it, live) */
 static int fprobe_recorder__drain(struct fprobe_recorder *rec)
 {
 	int i;
+
+	if (rec->fprobe->live)
+		return fprobe_recorder__drain_live(rec);
 
 	for (i = 0; i < rec->evlist->core.nr_mmaps; i++) {
 		struct perf_mmap *map = &rec->evlist->mmap[i].core;
@@ -1114,11 +1186,7 @@ static int fprobe_recorder__drain(struct fprobe_recorder *rec)
 		if (perf_mmap__read_init(map) < 0)
 			continue;
 		while ((event = perf_mmap__read_event(map)) != NULL) {
-			int err;
-
-			rec->bytes += rec->fprobe->live ? event->header.size : 0;
-			err = rec->fprobe->live ? fprobe_recorder__live(rec, event) :
-			      fprobe_recorder__write(rec, event, event->header.size);
+			int err = fprobe_recorder__write(rec, event, event->header.size);
 
 			perf_mmap__consume(map);
 			if (err)
@@ -1247,14 +1315,41 @@ static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
 		pr_warning("failed to synthesize the kernel map: kernel symbols may be missing\n");
 	if (perf_event__synthesize_modules(tool, fprobe_recorder__process, machine) < 0)
 		pr_warning("failed to synthesize the module maps\n");
-	if (target__has_task(target))
-		return perf_event__synthesize_thread_map(tool, rec->evlist->core.threads,
-							 fprobe_recorder__process,
-							 machine, false, false);
+	/* a task of -p may exit meanwhile: its comm is then missing, no more */
+	if (target__has_task(target)) {
+		if (perf_event__synthesize_thread_map(tool, rec->evlist->core.threads,
+						      fprobe_recorder__process,
+						      machine, false, false) < 0)
+			pr_warning("failed to synthesize the comm of the traced tasks (did they exit?)\n");
+		return 0;
+	}
 	if (target->system_wide)
 		return perf_event__synthesize_threads(tool, fprobe_recorder__process,
 						      machine, false, false, 1);
 	return 0;
+}
+
+/*
+ * Whether every event hung up (POLLHUP: its task exited), after
+ * evlist__poll(). A hung up event is not polled again (its fd in the poll
+ * set is -1: poll() would return at once for it until the others hang up
+ * too) but keeps its ring buffer. Not evlist__filter_pollfd(): it drops the
+ * references of the hung up events to their ring buffers, and the records
+ * still in a buffer that loses its last one are gone before the final
+ * drain.
+ */
+static bool fprobe__hung_up(struct evlist *evlist)
+{
+	struct fdarray *fda = &evlist->core.pollfd;
+	int i, gone = 0;
+
+	for (i = 0; i < fda->nr; i++) {
+		if (fda->entries[i].fd >= 0 &&
+		    (fda->entries[i].revents & (POLLERR | POLLHUP)))
+			fda->entries[i].fd = -1;
+		gone += fda->entries[i].fd < 0;
+	}
+	return fda->nr > 0 && gone == fda->nr;
 }
 
 static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
@@ -1385,7 +1480,7 @@ start:
 			continue;
 		evlist__poll(rec.evlist, 100);
 		/* -p: the tasks are gone when all their events hung up */
-		if (evlist__filter_pollfd(rec.evlist, POLLERR | POLLHUP) == 0)
+		if (fprobe__hung_up(rec.evlist))
 			fprobe_done = 1;
 	}
 	alarm(0);
@@ -1404,6 +1499,8 @@ start:
 		fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
 		if (nr_lost + fprobe->nr_lost)
 			fprintf(stderr, ", %" PRIu64 " records LOST", nr_lost + fprobe->nr_lost);
+		if (fprobe->nr_bad)
+			fprintf(stderr, ", %" PRIu64 " undecodable records", fprobe->nr_bad);
 		fprintf(stderr, "\n");
 		ret = 0;
 		goto out_close;

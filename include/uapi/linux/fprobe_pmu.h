@@ -32,10 +32,11 @@
 #define FPROBE_PMU_CONFIG_NOEXIT	(1ULL << 4)
 /*
  * config bit 5: exit records only of the calls that return an error code:
- * a return value in -FPROBE_PMU_MAX_ERRNO..-1 as a 64-bit integer or in its
- * low 32 bits (an int return value). Requires a sampling event with exit
- * records. A 64-bit value whose low 32 bits look like an error code passes
- * too: a tool that knows the return type checks the value again.
+ * a return value whose low 32 bits are -FPROBE_PMU_MAX_ERRNO..-1 as an int
+ * (where a function returning int leaves it; a long error code has them
+ * too). Requires a sampling event with exit records. A 64-bit value whose
+ * low 32 bits look like an error code passes too: a tool that knows the
+ * return type checks the value again.
  */
 #define FPROBE_PMU_CONFIG_ERRORS	(1ULL << 5)
 /* Every defined config bit; any other bit set is -EINVAL */

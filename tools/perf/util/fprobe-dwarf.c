@@ -449,13 +449,19 @@ static bool is_errno(s64 val)
 bool fprobe_type__is_error(const struct fprobe_type *type, u64 val)
 {
 	if (!type)
-		return is_errno((s64)val) || is_errno((s32)val);
+		return is_errno((s32)val);
 	switch (type->kind) {
 	case FPROBE_TYPE_SIGNED:
 	case FPROBE_TYPE_ENUM:
 		return is_errno(sign_extend(val, type->size));
 	case FPROBE_TYPE_POINTER:
 		return is_errno((s64)val);
+	case FPROBE_TYPE_UNSIGNED:
+		/* an unsigned long error code, as do_mmap() returns */
+		return type->size == 8 && is_errno((s64)val);
+	case FPROBE_TYPE_VOID:
+	case FPROBE_TYPE_BOOL:
+	case FPROBE_TYPE_OTHER:
 	default:
 		return false;
 	}

@@ -67,10 +67,11 @@ int fprobe_type__scnprintf(const struct fprobe_type *type, u64 val,
 
 /*
  * Whether @val, returned by a function of return type @type, is an error
- * code: -4095..-1 as a signed integer (or enum) of the type's size, or as a
- * pointer (ERR_PTR()); an unsigned, bool or void return never is. With no
+ * code: -4095..-1 as a signed integer (or enum) of the type's size, as a
+ * pointer (ERR_PTR()) or an unsigned long (IS_ERR_VALUE()); a narrower
+ * unsigned, a bool or a void return never is. With no
  * type (NULL), as the fprobe PMU's errors filter takes it: an error code
- * as a long or in the low 32 bits (an int).
+ * in the low 32 bits, as an int (a long error code has it there too).
  */
 bool fprobe_type__is_error(const struct fprobe_type *type, u64 val);
 

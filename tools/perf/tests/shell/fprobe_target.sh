@@ -150,15 +150,28 @@ check_path() {
 	check_reads "$1 -p --duration 4" "$tmpdir/pid.out"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -p"
 
-	# -p of a task that exits: the recording ends with it, and reports
-	sh -c 'i=0; while [ $i -lt 3 ]; do sleep 1; i=$((i + 1)); done' &
-	local short=$! rc=0
+	# -p of a task that exits once perf attached: the recording ends with
+	# it, and reports
+	rm -f "$tmpdir/stop"
+	sh -c "while [ ! -e $tmpdir/stop ]; do sleep 1; done" &
+	local short=$! rc=0 perf_pid
 	timeout 60 perf fprobe ${opt:+"$opt"} -p $short -a hrtimer_nanosleep --calls \
-		>"$tmpdir/exit.out" 2>"$tmpdir/exit.err" || rc=$?
-	[ $rc -eq 0 ] ||
-		fail "$1 -p of a task that exits: status $rc (124: it did not end with it)"
-	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/exit.err" ||
-		fail "$1 -p of a task that exits: no report: $(cat "$tmpdir/exit.err")"
+		>"$tmpdir/exit.out" 2>"$tmpdir/exit.err" &
+	perf_pid=$!
+	wait_attached $perf_pid || fail "$1 -p: perf fprobe ended before it attached"
+	touch "$tmpdir/stop"
+	wait $perf_pid || rc=$?
+	# The task may exit while the recording is still being set up: the PMU
+	# path then records and reports without its comm; on the tracefs path,
+	# perf record fails on it, but must not hang either.
+	if [ "$1" = pmu ]; then
+		[ $rc -eq 0 ] ||
+			fail "$1 -p of a task that exits: status $rc (124: it did not end with it)"
+		grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/exit.err" ||
+			fail "$1 -p of a task that exits: no report: $(cat "$tmpdir/exit.err")"
+	else
+		[ $rc -ne 124 ] || fail "$1 -p of a task that exits: it did not end with it"
+	fi
 	wait $short 2>/dev/null
 
 	# -A --duration: system-wide, ends by itself with status 0

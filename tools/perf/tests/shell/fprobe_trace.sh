@@ -75,13 +75,21 @@ echo "--errors: $calls calls printed, $eisdir of them cat's EISDIR"
 [ "$eisdir" -ge 1 ] || fail "--errors: the EISDIR read is not printed: $(cat "$tmpdir/out")"
 [ "$eisdir" -eq "$calls" ] || fail "--errors: calls that did not fail: $(cat "$tmpdir/out")"
 
-# -p: ends by itself when the task does; its sleeps started after the
-# attach are printed
-sh -c 'i=0; while [ $i -lt 6 ]; do sleep 1; i=$((i + 1)); done' &
+# -p: the task sleeps until the test has seen one of its sleeps printed,
+# then exits; perf fprobe trace ends by itself with it
+sh -c "while [ ! -e $tmpdir/stop ]; do sleep 1; done" &
 target=$!
+timeout 60 perf fprobe trace -a hrtimer_nanosleep -p $target >"$tmpdir/out" 2>"$tmpdir/err" &
+perf_pid=$!
+wait_attached $perf_pid ||
+	fail "-p: perf fprobe trace ended before it attached: $(cat "$tmpdir/err")"
+while kill -0 $perf_pid 2>/dev/null &&
+	! grep -q ' sleep/[0-9]* .* hrtimer_nanosleep(' "$tmpdir/out"; do
+	sleep 0.1
+done
+touch "$tmpdir/stop"
 rc=0
-timeout 60 perf fprobe trace -a hrtimer_nanosleep -p $target >"$tmpdir/out" 2>"$tmpdir/err" ||
-	rc=$?
+wait $perf_pid || rc=$?
 [ $rc -eq 0 ] || fail "-p: perf fprobe trace exits with $rc (124: it did not end with its task)"
 n=$(grep -c ' sleep/[0-9]* .* hrtimer_nanosleep(' "$tmpdir/out" || true)
 echo "-p: $n sleeps of the task printed, then the trace ended with it"

@@ -34,3 +34,15 @@ fprobe_path() {
 		echo tracefs
 	fi
 }
+
+# wait_attached PID: wait until the perf process PID has its perf events
+# open (anon inodes [perf_event] among its fds); 1 if it ended before
+wait_attached() {
+	while kill -0 "$1" 2>/dev/null; do
+		if ls -l /proc/"$1"/fd 2>/dev/null | grep -q 'perf_event'; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
