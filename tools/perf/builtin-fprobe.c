@@ -2078,6 +2078,13 @@ static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sa
 	call.stack = fprobe->stack_buf;
 	dwarf = fprobe__func_dwarf(fprobe, call.name);
 	mask = call.nargs ? (1U << call.nargs) - 1 : 0;
+	/*
+	 * The event captures the same number of arguments for every function
+	 * of its glob: beyond the parameters of this one, they are registers
+	 * it does not take.
+	 */
+	if (dwarf && dwarf->nr_params < FPROBE_CALL_MAX_ARGS)
+		mask &= (1U << dwarf->nr_params) - 1;
 	return fprobe__emit(fprobe, &call, mask, dwarf);
 }
 

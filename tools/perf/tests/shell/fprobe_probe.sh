@@ -71,13 +71,22 @@ grep -q 'close matches.* count' "$tmpdir/err" || fail "count not suggested"
 # a glob with a parameter some of its matches lack (ksys_lseek has no
 # count): traced, the others without it; a parameter no match has is a typo
 if ! perf fprobe -a 'ksys_* count' --calls -- \
-	dd if=/dev/zero of=/dev/null bs=1 count=10 >"$tmpdir/calls" 2>"$tmpdir/err"; then
+	sh -c 'dd if=/dev/zero of=/dev/null bs=1 count=10; sync' \
+	>"$tmpdir/calls" 2>"$tmpdir/err"; then
 	fail "a glob whose matches do not all have the parameter: $(cat "$tmpdir/err")"
 fi
 grep -q "'ksys_\* count': [0-9]* of the [0-9]* functions it matches lack some" "$tmpdir/err" ||
 	fail "the matches without the parameter are not said: $(cat "$tmpdir/err")"
 n=$(grep -c ' ksys_read(.*count=1) = 1$' "$tmpdir/calls" || true)
 [ "$n" -eq 10 ] || fail "'ksys_* count': $n ksys_read(count=1) calls, expected 10"
+# a function shows only parameters it has, by name: ksys_sync() none
+grep -q ' ksys_sync()$' "$tmpdir/calls" ||
+	fail "'ksys_* count': no ksys_sync() without arguments:" \
+		"$(grep -m3 ksys_sync "$tmpdir/calls")"
+if grep -q 'arg[0-9]*=' "$tmpdir/calls"; then
+	fail "'ksys_* count': registers shown beyond a function's parameters:" \
+		"$(grep -m3 'arg[0-9]*=' "$tmpdir/calls")"
+fi
 if perf fprobe -a 'ksys_* cuont' -- true 2>"$tmpdir/err"; then
 	fail "a glob with a parameter none of its matches has accepted"
 fi
