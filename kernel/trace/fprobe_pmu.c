@@ -57,6 +57,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
 
 #include "trace.h"
 
@@ -266,29 +267,92 @@ static bool fprobe_pmu_wanted(struct fprobe_pmu_probe *probe,
 NOKPROBE_SYMBOL(fprobe_pmu_wanted);
 
 /*
- * Sample @rec, with @nargs arguments at @args, to the sampling events of
- * @probe active on this CPU, and add @nr to the count of all of them. @now
- * is the local_clock() of the record. Called with preemption disabled,
- * where RCU is watching.
+ * Sample @rec, with its arguments at @args, to @event through perf's
+ * general path: for the events whose samples have more than
+ * perf_event_trace_begin() writes (a callchain, registers, ...), or that
+ * do more with them (a BPF program, a signal, ...).
  *
  * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
  * entry: the ones below are written before they are read (the sample data
  * alone is 384 bytes), so they are left out.
  */
-static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
-				       struct fprobe_pmu_record *rec,
-				       const u64 *args,
-				       struct ftrace_regs *fregs, u64 nr,
-				       u64 now)
+static noinline void fprobe_pmu_sample_general(struct perf_event *event,
+					       const struct fprobe_pmu_record *rec,
+					       const u64 *args,
+					       struct pt_regs *regs, u64 nr,
+					       u64 now, u64 period)
 {
-	struct hlist_head *head = this_cpu_ptr(probe->active);
 	struct perf_sample_data data __uninitialized;
 	struct perf_raw_frag args_frag __uninitialized;
 	struct perf_raw_record raw __uninitialized;
+
+	perf_sample_data_init(&data, 0, period);
+	data.time = now;
+	data.sample_flags |= PERF_SAMPLE_TIME;
+	/* The 32-bit weight saturates; PERF_SAMPLE_WEIGHT is 64 bits. */
+	if (event->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+		data.weight.full = min_t(u64, period, U32_MAX);
+	else
+		data.weight.full = period;
+	data.sample_flags |= PERF_SAMPLE_WEIGHT_TYPE;
+	/*
+	 * The arguments are copied from where they are. Each field is set
+	 * (raw.size and the pad of the last fragment by
+	 * perf_sample_save_raw_data()), none cleared first.
+	 */
+	args_frag.next = NULL;
+	args_frag.copy = NULL;
+	args_frag.data = (void *)args;
+	args_frag.size = rec->nargs * sizeof(u64);
+	raw.frag.next = rec->nargs ? &args_frag : NULL;
+	raw.frag.copy = NULL;
+	raw.frag.data = (void *)rec;
+	raw.frag.size = sizeof(*rec);
+	perf_sample_save_raw_data(&data, event, &raw);
+	perf_event_trace_record(event, nr, &data, regs);
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_sample_general);
+
+/*
+ * Write @rec and its arguments at @args at @dst, in the ring buffer: after
+ * the u32 size of the raw data, so 4 bytes off the alignment of its words.
+ */
+static __always_inline void fprobe_pmu_put_record(void *dst,
+						  const struct fprobe_pmu_record *rec,
+						  const u64 *args)
+{
+	unsigned int i, nargs = rec->nargs;
+	u64 *arg = dst + sizeof(*rec);
+
+	memcpy(dst, rec, sizeof(*rec));
+	for (i = 0; i < nargs; i++)
+		put_unaligned(args[i], &arg[i]);
+}
+
+/*
+ * Sample @rec, with its arguments at @args, to the sampling events of
+ * @probe active on this CPU, and add @nr to the count of all of them. @now
+ * is the local_clock() of the record. Called with preemption disabled,
+ * where RCU is watching.
+ *
+ * The record is written straight into the ring buffer of each event
+ * (perf_event_trace_begin()), or through perf's general path for the
+ * events that need it.
+ */
+static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
+					      struct fprobe_pmu_record *rec,
+					      const u64 *args,
+					      struct ftrace_regs *fregs, u64 nr,
+					      u64 now)
+{
+	struct hlist_head *head = this_cpu_ptr(probe->active);
+	u8 buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
+	struct perf_trace_sample ts __uninitialized;
 	struct perf_event *event;
 	struct pt_regs *regs;
 	u64 period = 1;
-	int rctx;
+	int rctx, ret;
 
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0) {
@@ -316,37 +380,19 @@ static noinline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		if (!fprobe_pmu_passes(event, rec))
 			continue;
 
-		perf_sample_data_init(&data, 0, period);
-		data.time = now;
-		data.sample_flags |= PERF_SAMPLE_TIME;
-		/* The 32-bit weight saturates; PERF_SAMPLE_WEIGHT is 64 bits. */
-		if (event->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
-			data.weight.full = min_t(u64, period, U32_MAX);
-		else
-			data.weight.full = period;
-		data.sample_flags |= PERF_SAMPLE_WEIGHT_TYPE;
-		/*
-		 * The arguments are copied from where they are. Each field is
-		 * set (raw.size and the pad of the last fragment by
-		 * perf_sample_save_raw_data()), none cleared first.
-		 */
-		args_frag.next = NULL;
-		args_frag.copy = NULL;
-		args_frag.data = (void *)args;
-		args_frag.size = rec->nargs * sizeof(u64);
-		raw.frag.next = rec->nargs ? &args_frag : NULL;
-		raw.frag.copy = NULL;
-		raw.frag.data = rec;
-		raw.frag.size = sizeof(*rec);
-		perf_sample_save_raw_data(&data, event, &raw);
-		perf_event_trace_record(event, nr, &data, regs);
+		ret = perf_event_trace_begin(&ts, event, nr, regs, now, period,
+					     rec->size, buf);
+		if (likely(ret > 0)) {
+			fprobe_pmu_put_record(ts.raw, rec, args);
+			perf_event_trace_end(&ts);
+		} else if (ret < 0) {
+			fprobe_pmu_sample_general(event, rec, args, regs, nr,
+						  now, period);
+		}
 	}
 
 	perf_swevent_put_recursion_context(rctx);
 }
-
-/* Called from the fprobe handlers, in any context */
-NOKPROBE_SYMBOL(fprobe_pmu_sample);
 
 /*
  * Deliver a call of @probe to its events active on this CPU: add @nr to the
@@ -420,6 +466,26 @@ static __always_inline u32 fprobe_pmu_depth(struct fprobe_pmu_probe *probe)
 	return current->curr_ret_depth + !probe->exit;
 }
 
+/* The entry record of a call, with its arguments at @args */
+static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
+					     unsigned long entry_ip,
+					     unsigned long ret_ip,
+					     struct ftrace_regs *fregs,
+					     const u64 *args, u64 now)
+{
+	struct fprobe_pmu_record rec __uninitialized;
+
+	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_ENTRY, probe->nargs,
+			       fprobe_pmu_depth(probe), entry_ip, ret_ip);
+	rec.entry_time = now;
+	rec.duration = 0;
+	rec.retval = 0;
+	/* Entry records count calls only when there is no exit. */
+	fprobe_pmu_deliver(probe, &rec, args, fregs, !probe->exit, now);
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_entry_record);
+
 /* The entry of a call, for the sampling events of @probe */
 static noinline void fprobe_pmu_entry_timed(struct fprobe_pmu_probe *probe,
 					    unsigned long entry_ip,
@@ -428,27 +494,20 @@ static noinline void fprobe_pmu_entry_timed(struct fprobe_pmu_probe *probe,
 					    struct fprobe_pmu_call *call)
 {
 	u64 stack_args[FPROBE_PMU_MAX_ARGS] __uninitialized;
-	struct fprobe_pmu_record rec __uninitialized;
+	unsigned int i, nargs = probe->nargs;
 	u64 now = local_clock();
-	unsigned int i;
 	u64 *args;
 
 	args = probe->exit ? call->args : stack_args;
-	for (i = 0; i < probe->nargs; i++)
+	for (i = 0; i < nargs; i++)
 		args[i] = ftrace_regs_get_argument(fregs, i);
 	if (probe->exit) {
 		call->entry_time = now;
 		call->depth = fprobe_pmu_depth(probe);
 	}
-	if (probe->entry) {
-		fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_ENTRY, probe->nargs,
-				       fprobe_pmu_depth(probe), entry_ip, ret_ip);
-		rec.entry_time = now;
-		rec.duration = 0;
-		rec.retval = 0;
-		/* Entry records count calls only when there is no exit. */
-		fprobe_pmu_deliver(probe, &rec, args, fregs, !probe->exit, now);
-	}
+	if (probe->entry)
+		fprobe_pmu_entry_record(probe, entry_ip, ret_ip, fregs, args,
+					now);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry_timed);

@@ -289,6 +289,19 @@ static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 		return failf("record of %u args, size %u, in %u bytes",
 			     s->rec.nargs, s->rec.size, raw_size);
 	memcpy(s->args, raw + sizeof(s->rec), s->rec.nargs * 8);
+	/*
+	 * A sample without a callchain is written in place by the kernel
+	 * (perf_event_trace_begin()), which zeroes the padding after the
+	 * record; perf's general path leaves what the ring buffer held.
+	 */
+	if (!(sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		uint32_t i;
+
+		for (i = rec_size; i < raw_size; i++)
+			if (raw[i])
+				return failf("padding byte %u of the record is %#x",
+					     i, (unsigned char)raw[i]);
+	}
 	/* The raw data ends 8-byte aligned, counting its u32 size. */
 	p = (const uint64_t *)(raw + raw_size);
 	if (p >= end)
