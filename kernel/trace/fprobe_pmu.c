@@ -269,7 +269,7 @@ NOKPROBE_SYMBOL(fprobe_pmu_wanted);
 /*
  * Sample @rec, with its arguments at @args, to @event through perf's
  * general path: for the events whose samples have more than
- * perf_event_trace_begin() writes (a callchain, registers, ...), or that
+ * perf_inplace_sample_begin() writes (a callchain, registers, ...), or that
  * do more with them (a BPF program, a signal, ...).
  *
  * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
@@ -337,7 +337,7 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
  * where RCU is watching.
  *
  * The record is written straight into the ring buffer of each event
- * (perf_event_trace_begin()), or through perf's general path for the
+ * (perf_inplace_sample_begin()), or through perf's general path for the
  * events that need it.
  */
 static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
@@ -348,9 +348,10 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 {
 	struct hlist_head *head = this_cpu_ptr(probe->active);
 	u8 buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
-	struct perf_trace_sample ts __uninitialized;
+	struct perf_inplace_sample is __uninitialized;
 	struct perf_event *event;
 	struct pt_regs *regs;
+	unsigned long flags;
 	u64 period = 1;
 	int rctx, ret;
 
@@ -363,6 +364,8 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 				    fregs, rec);
 	if (rec->type == FPROBE_PMU_REC_EXIT)
 		period = rec->duration;
+	/* As for a software event: holds off perf_remove_from_context() */
+	local_irq_save(flags);
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
@@ -380,16 +383,17 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		if (!fprobe_pmu_passes(event, rec))
 			continue;
 
-		ret = perf_event_trace_begin(&ts, event, nr, regs, now, period,
-					     rec->size, buf);
+		ret = perf_inplace_sample_begin(&is, event, nr, regs, now,
+						period, rec->size, buf);
 		if (likely(ret > 0)) {
-			fprobe_pmu_put_record(ts.raw, rec, args);
-			perf_event_trace_end(&ts);
-		} else if (ret < 0) {
+			fprobe_pmu_put_record(is.raw, rec, args);
+			perf_inplace_sample_end(&is);
+		} else if (ret == -EOPNOTSUPP) {
 			fprobe_pmu_sample_general(event, rec, args, regs, nr,
 						  now, period);
 		}
 	}
+	local_irq_restore(flags);
 
 	perf_swevent_put_recursion_context(rctx);
 }

@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -210,15 +211,20 @@ struct ring {
 	uint64_t tail;
 };
 
-static int ring_map(struct ring *r, int fd)
+static int ring_map_pages(struct ring *r, int fd, int pages)
 {
 	long psize = sysconf(_SC_PAGESIZE);
 
-	r->size = DATA_PAGES * psize;
+	r->size = pages * psize;
 	r->page = mmap(NULL, r->size + psize, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, fd, 0);
 	r->tail = 0;
 	return r->page == MAP_FAILED ? -1 : 0;
+}
+
+static int ring_map(struct ring *r, int fd)
+{
+	return ring_map_pages(r, fd, DATA_PAGES);
 }
 
 static void ring_unmap(struct ring *r)
@@ -567,6 +573,77 @@ static bool test_exit_records(uint64_t vfs_read)
 				     i, i - 1);
 	}
 	return true;
+}
+
+/*
+ * A ring of two pages, read after each call: the samples go around it many
+ * times, so some are split across the end of a page (written with copies
+ * by the kernel) and the others are written in place over older ones.
+ * parse_sample() checks that the padding after each record is zero, which
+ * the ring's older contents are not. With wakeup_events = 1, poll() wakes
+ * up for each record, whatever the watermark (half the ring).
+ */
+static bool test_small_ring(uint64_t vfs_read)
+{
+	struct perf_event_attr attr;
+	uint64_t count, lost, rlost;
+	int fd, zfd, i, n;
+	struct pollfd pfd;
+	struct ring ring;
+	bool ok = false;
+
+	init_attr(&attr, FILTER_ARGS, "vfs_read", 1);
+	attr.wakeup_events = 1;
+	fd = perf_event_open(&attr, 0, -1);
+	if (fd < 0)
+		return failf("perf_event_open: %s", strerror(errno));
+	if (ring_map_pages(&ring, fd, 2)) {
+		close(fd);
+		return failf("mmap: %s", strerror(errno));
+	}
+	zfd = open("/dev/zero", O_RDONLY);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < NR_READS; i++) {
+		if (read(zfd, zbuf, i + 1) != i + 1) {
+			failf("reading /dev/zero failed");
+			goto out;
+		}
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 5000) != 1 || !(pfd.revents & POLLIN)) {
+			failf("no poll() wakeup for the record of read %d", i);
+			goto out;
+		}
+		/* Exactly the record of this read */
+		n = ring_read(&ring, &samples[i], 1, &rlost);
+		if (n < 0)
+			goto out;
+		if (n != 1 || rlost) {
+			failf("read %d: %d records, %" PRIu64 " lost", i, n,
+			      rlost);
+			goto out;
+		}
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read_count(fd, &count, &lost)) {
+		failf("read of the event: %s", strerror(errno));
+		goto out;
+	}
+	if (count != NR_READS || lost) {
+		failf("count %" PRIu64 ", lost %" PRIu64 ", %d reads", count,
+		      lost, NR_READS);
+		goto out;
+	}
+	/* Checked once the event is off: the checks make reads of their own. */
+	for (i = 0; i < NR_READS; i++)
+		if (!check_read_exit(&samples[i], i, vfs_read, FILTER_ARGS))
+			goto out;
+	ok = true;
+out:
+	close(zfd);
+	ring_unmap(&ring);
+	close(fd);
+	return ok;
 }
 
 /* A glob: every vfs_* call is recorded, the vfs_read ones exactly */
@@ -1463,6 +1540,7 @@ int main(int argc, char **argv)
 	report("exit-records-vfs_read", test_exit_records(vfs_read));
 	sample_type = SIMPLE_SAMPLE_TYPE;
 	report("exit-records-written-straight", test_exit_records(vfs_read));
+	report("small-ring-written-straight", test_small_ring(vfs_read));
 	sample_type = SAMPLE_TYPE;
 	report("glob-vfs_*", test_glob(vfs_read));
 	report("glob-vs-function-tracer",
