@@ -159,6 +159,8 @@ static __always_inline bool fprobe_pmu_is_error(u64 retval)
 {
 	s32 val = retval;
 
+	/* The ABI's copy of the kernel's limit, which uapi cannot include */
+	BUILD_BUG_ON(FPROBE_PMU_MAX_ERRNO != MAX_ERRNO);
 	return val < 0 && val >= -FPROBE_PMU_MAX_ERRNO;
 }
 

@@ -67,6 +67,7 @@
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/mmap.h"
+#include "util/pmu.h"
 #include "util/pmus.h"
 #include "util/record.h"
 #include "util/sample.h"
@@ -175,6 +176,7 @@ struct perf_fprobe {
 	int			nr_funcs;
 	struct fprobe_target_func *funcs;
 	int			pmu_type;	/* -1: tracefs fallback */
+	bool			pmu_filters;	/* the PMU has errors, min_duration */
 	/* report */
 	struct fprobe_report_opts ropts;
 	int			outputs;
@@ -1255,16 +1257,18 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 		.config		= probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK,
 		.config1	= (u64)(uintptr_t)probe->filter,
 		.config2	= (u64)(uintptr_t)fprobe->exclude,
-		/* the kernel-side filters: records only of the calls wanted */
-		.config3	= fprobe->ropts.min_latency,
 		.sample_period	= 1,
 	};
 	struct evsel *evsel;
 	char name[64];
 
 	BUILD_BUG_ON(FPROBE_CALL_MAX_ARGS > FPROBE_PMU_MAX_ARGS);
-	if (fprobe->errors)
-		attr.config |= FPROBE_PMU_CONFIG_ERRORS;
+	/* the kernel-side filters: records only of the calls wanted */
+	if (fprobe->pmu_filters) {
+		attr.config3 = fprobe->ropts.min_latency;
+		if (fprobe->errors)
+			attr.config |= FPROBE_PMU_CONFIG_ERRORS;
+	}
 	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
 		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
 		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
@@ -1754,6 +1758,17 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 	if (pmu) {
 		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
 			fprobe->nr_funcs);
+		/*
+		 * A PMU without the formats of the filters would take the
+		 * bits and ignore them: the filters are applied in user space
+		 * then, as for tracefs.
+		 */
+		fprobe->pmu_filters = perf_pmu__has_format(pmu, "errors") &&
+				      perf_pmu__has_format(pmu, "min_duration");
+		if ((fprobe->errors || fprobe->ropts.min_latency) && !fprobe->pmu_filters)
+			pr_info("perf fprobe: this fprobe PMU has no kernel-side filters (no format/errors, format/min_duration): every call is recorded, --errors and --min-latency %s\n",
+				fprobe->record_only ? "are not applied, give them to perf fprobe report" :
+				"are applied in user space");
 		if (fprobe__pmu_filters(fprobe) < 0)
 			return -1;
 		if (fprobe_interrupted) {
