@@ -8,7 +8,8 @@
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
 #   make cross-series  every patch of the series built in order for arm64
-#   make check-arm64, check-riscv64  that build's KUnit suites booted there
+#   make check-arm64, check-riscv64, check-ppc64le  that build's KUnit
+#                 suites booted there
 
 SHELL		:= /bin/bash
 TOP		:= $(CURDIR)
@@ -28,7 +29,7 @@ CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
-	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series check-arm64 check-riscv64 \
+	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series check-arm64 check-riscv64 check-ppc64le \
 	initramfs-arm64 fprobe-pmu-tests-arm64
 
 # Builds run one at a time: they share build/linux and both cores.
@@ -72,8 +73,9 @@ $(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
 cross-series: tree
 	@harness/cross-series arm64
 
-# The arm64 and riscv64 builds booted under QEMU (virt machine, TCG): the
-# KUnit suites (fprobe, the fprobe PMU, fgraph_regs) on that architecture;
+# The arm64, riscv64 and ppc64le builds booted under QEMU (TCG; the virt
+# machine, pseries for ppc64le): the KUnit suites (fprobe, the fprobe PMU,
+# fgraph_regs) on that architecture;
 # on arm64 also ftracetest and the PMU's test and fuzzer, in a guest with
 # Debian's arm64 busybox and bash (harness/sysroot).
 check-arm64: cross-arm64 initramfs-arm64 fprobe-pmu-tests-arm64
@@ -88,6 +90,9 @@ fprobe-pmu-tests-arm64: tree
 
 check-riscv64: cross-riscv
 	@harness/cross-kunit riscv
+
+check-ppc64le: cross-powerpc
+	@harness/cross-kunit powerpc
 
 kernel-base-tree: deps
 	@harness/base-worktree

@@ -1767,7 +1767,8 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 				      perf_pmu__has_format(pmu, "min_duration");
 		if ((fprobe->errors || fprobe->ropts.min_latency) && !fprobe->pmu_filters)
 			pr_info("perf fprobe: this fprobe PMU has no kernel-side filters (no format/errors, format/min_duration): every call is recorded, --errors and --min-latency %s\n",
-				fprobe->record_only ? "are not applied, give them to perf fprobe report" :
+				fprobe->record_only ?
+				"are not applied, give them to perf fprobe report" :
 				"are applied in user space");
 		if (fprobe__pmu_filters(fprobe) < 0)
 			return -1;
