@@ -215,11 +215,15 @@ static void call_target(int n)
 		target(i);
 }
 
-/* Arguments at entry, return value at exit, entry_ip and ret_ip */
+/*
+ * Arguments at entry, return value at exit, entry_ip and ret_ip, and the
+ * stack pointer at both
+ */
 
 static unsigned long args_seen[6], retval_seen;
 static unsigned long args_entry_ip, args_entry_ret_ip;
 static unsigned long args_exit_ip, args_exit_ret_ip;
+static unsigned long args_entry_sp, args_exit_sp;
 
 static notrace int args_entry(struct fprobe *fp, unsigned long ip,
 			      unsigned long ret_ip, struct ftrace_regs *fregs,
@@ -231,6 +235,7 @@ static notrace int args_entry(struct fprobe *fp, unsigned long ip,
 		args_seen[i] = ftrace_regs_get_argument(fregs, i);
 	args_entry_ip = ip;
 	args_entry_ret_ip = ret_ip;
+	args_entry_sp = ftrace_regs_get_stack_pointer(fregs);
 	return 0;
 }
 
@@ -241,6 +246,7 @@ static notrace void args_exit(struct fprobe *fp, unsigned long ip,
 	retval_seen = ftrace_regs_get_return_value(fregs);
 	args_exit_ip = ip;
 	args_exit_ret_ip = ret_ip;
+	args_exit_sp = ftrace_regs_get_stack_pointer(fregs);
 }
 
 static void fprobe_test_args_retval(struct kunit *test)
@@ -265,6 +271,66 @@ static void fprobe_test_args_retval(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, ip_in_func(args_entry_ret_ip, "fprobe_kunit_call_args"),
 			      "ret_ip %pS", (void *)args_entry_ret_ip);
 	KUNIT_EXPECT_EQ(test, args_exit_ret_ip, args_entry_ret_ip);
+	/*
+	 * The stack pointer the function returned with: the one it was
+	 * called with, or one word above where the call pushed the return
+	 * address (x86). Exit handlers read it ($stack of a %return event,
+	 * the sp of a BPF kretprobe.multi program).
+	 */
+	KUNIT_EXPECT_TRUE_MSG(test, args_exit_sp == args_entry_sp ||
+			      args_exit_sp == args_entry_sp + sizeof(long),
+			      "sp %#lx at entry, %#lx at exit", args_entry_sp,
+			      args_exit_sp);
+	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
+}
+
+/*
+ * A function that uses the stack below the stack pointer it was called
+ * with: what an earlier frame left there (such as the ftrace_regs of its
+ * own entry) is overwritten before it returns. Not under the
+ * "fprobe_kunit_target*" glob.
+ */
+static noinline unsigned long fprobe_kunit_stack_user(unsigned long v)
+{
+	unsigned long buf[64];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(buf); i++)
+		buf[i] = v + i;
+	/* Every store is kept */
+	barrier_data(buf);
+	return buf[v % ARRAY_SIZE(buf)];
+}
+
+/*
+ * The stack pointer of the return: that of the entry, or one word above it
+ * where the call pushed the return address (x86). Read by exit handlers
+ * ($stack of a %return event, the sp of a BPF kretprobe.multi program).
+ * The function overwrites the stack below its entry, so a return handler
+ * that does not set it reads what the function left there.
+ */
+static void fprobe_test_exit_stack_pointer(struct kunit *test)
+{
+	unsigned long (*fn)(unsigned long) = fprobe_kunit_stack_user;
+	struct fprobe fp = {
+		.entry_handler = args_entry,
+		.exit_handler = args_exit,
+	};
+	unsigned long ret;
+
+	/* A call the compiler cannot inline */
+	OPTIMIZER_HIDE_VAR(fn);
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&fp, "fprobe_kunit_stack_user", NULL));
+	ret = fn(0x100);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&fp));
+
+	KUNIT_EXPECT_EQ(test, ret, 0x100UL);
+	KUNIT_EXPECT_EQ(test, retval_seen, 0x100UL);
+	KUNIT_EXPECT_TRUE_MSG(test, args_exit_sp == args_entry_sp ||
+			      args_exit_sp == args_entry_sp + sizeof(long),
+			      "sp %#lx at entry, %#lx at exit", args_entry_sp,
+			      args_exit_sp);
 	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
 }
 
@@ -1280,6 +1346,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE_PARAM(fprobe_test_mixed_unregister, mixed_order_gen_params),
 	KUNIT_CASE_PARAM(fprobe_test_span_both_ops, span_gen_params),
 	KUNIT_CASE(fprobe_test_nest),
+	KUNIT_CASE(fprobe_test_exit_stack_pointer),
 	KUNIT_CASE(fprobe_test_handler_calls_probed),
 	KUNIT_CASE(fprobe_test_recursion_missed),
 	KUNIT_CASE(fprobe_test_probe_path_functions),
