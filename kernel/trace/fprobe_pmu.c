@@ -25,14 +25,15 @@
  * opens them, no call is lost to a migration.
  *
  * A call fprobe misses (recursion, a full shadow stack) or that cannot be
- * recorded (perf recursion) is counted as lost by each event it would have
- * been delivered to, from the fprobe's missed handler on the CPU of the
- * call: the lost count of an event is its own.
+ * recorded (perf recursion, on perf's general path) is counted as lost by
+ * each event it would have been delivered to, from the fprobe's missed
+ * handler on the CPU of the call: the lost count of an event is its own.
  *
  * At entry, the entry handler saves the entry time, the depth and the
  * arguments as the fprobe entry data (on the task's function graph shadow
  * stack); at return, the exit handler makes one record of the completed
- * call from them. The sample registers come from ftrace_fill_perf_regs(),
+ * call from them. The sample registers, built for the events whose
+ * samples are not written in place, come from ftrace_fill_perf_regs(),
  * so PERF_SAMPLE_CALLCHAIN unwinds the stack of the probed call, with the
  * function address as their instruction pointer.
  */
@@ -272,7 +273,10 @@ NOKPROBE_SYMBOL(fprobe_pmu_wanted);
  * Sample @rec, with its arguments at @args, to @event through perf's
  * general path: for the events whose samples have more than
  * perf_inplace_sample_begin() writes (a callchain, registers, ...), or that
- * do more with them (a BPF program, a signal, ...).
+ * do more with them (a BPF program, a signal, ...). Only this path needs
+ * the sample registers, and a perf recursion context for them: a record
+ * taken while this CPU delivers one in the same context (from an overflow
+ * handler, say) is lost for the event.
  *
  * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
  * entry: the ones below are written before they are read (the sample data
@@ -281,12 +285,22 @@ NOKPROBE_SYMBOL(fprobe_pmu_wanted);
 static noinline void fprobe_pmu_sample_general(struct perf_event *event,
 					       const struct fprobe_pmu_record *rec,
 					       const u64 *args,
-					       struct pt_regs *regs, u64 nr,
+					       struct ftrace_regs *fregs, u64 nr,
 					       u64 now, u64 period)
 {
 	struct perf_sample_data data __uninitialized;
 	struct perf_raw_frag args_frag __uninitialized;
 	struct perf_raw_record raw __uninitialized;
+	struct pt_regs *regs;
+	int rctx;
+
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx < 0) {
+		atomic64_inc(&(event->parent ?: event)->lost_samples);
+		return;
+	}
+	regs = fprobe_pmu_fill_regs(this_cpu_ptr(&fprobe_pmu_regs[rctx]),
+				    fregs, rec);
 
 	perf_sample_data_init(&data, 0, period);
 	data.time = now;
@@ -312,6 +326,7 @@ static noinline void fprobe_pmu_sample_general(struct perf_event *event,
 	raw.frag.size = sizeof(*rec);
 	perf_sample_save_raw_data(&data, event, &raw);
 	perf_event_trace_record(event, nr, &data, regs);
+	perf_swevent_put_recursion_context(rctx);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_sample_general);
@@ -324,12 +339,33 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
 						  const struct fprobe_pmu_record *rec,
 						  const u64 *args)
 {
-	unsigned int i, nargs = rec->nargs;
 	u64 *arg = dst + sizeof(*rec);
 
 	memcpy(dst, rec, sizeof(*rec));
-	for (i = 0; i < nargs; i++)
-		put_unaligned(args[i], &arg[i]);
+	/* Unrolled, as fprobe_pmu_read_args() */
+	BUILD_BUG_ON(FPROBE_PMU_MAX_ARGS != 6);
+	switch (rec->nargs) {
+	case 6:
+		put_unaligned(args[5], &arg[5]);
+		fallthrough;
+	case 5:
+		put_unaligned(args[4], &arg[4]);
+		fallthrough;
+	case 4:
+		put_unaligned(args[3], &arg[3]);
+		fallthrough;
+	case 3:
+		put_unaligned(args[2], &arg[2]);
+		fallthrough;
+	case 2:
+		put_unaligned(args[1], &arg[1]);
+		fallthrough;
+	case 1:
+		put_unaligned(args[0], &arg[0]);
+		fallthrough;
+	default:
+		break;
+	}
 }
 
 /*
@@ -340,7 +376,10 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
  *
  * The record is written straight into the ring buffer of each event
  * (perf_inplace_sample_begin()), or through perf's general path for the
- * events that need it.
+ * events that need it. Written in place, it needs no registers and no
+ * perf recursion context: the ring buffer takes nested records, and
+ * fprobe's recursion lock bounds how deep a probed function called from
+ * here can nest.
  */
 static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 					      struct fprobe_pmu_record *rec,
@@ -352,18 +391,10 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 	u8 buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
 	struct perf_inplace_sample is __uninitialized;
 	struct perf_event *event;
-	struct pt_regs *regs;
 	unsigned long flags;
 	u64 period = 1;
-	int rctx, ret;
+	int ret;
 
-	rctx = perf_swevent_get_recursion_context();
-	if (rctx < 0) {
-		fprobe_pmu_lost(probe, rec);
-		return;
-	}
-	regs = fprobe_pmu_fill_regs(this_cpu_ptr(&fprobe_pmu_regs[rctx]),
-				    fregs, rec);
 	if (rec->type == FPROBE_PMU_REC_EXIT)
 		period = rec->duration;
 	/* As for a software event: holds off perf_remove_from_context() */
@@ -385,19 +416,17 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		if (!fprobe_pmu_passes(event, rec))
 			continue;
 
-		ret = perf_inplace_sample_begin(&is, event, nr, regs, now,
+		ret = perf_inplace_sample_begin(&is, event, nr, rec->func, now,
 						period, rec->size, buf);
 		if (likely(ret > 0)) {
 			fprobe_pmu_put_record(is.raw, rec, args);
 			perf_inplace_sample_end(&is);
 		} else if (ret == -EOPNOTSUPP) {
-			fprobe_pmu_sample_general(event, rec, args, regs, nr,
+			fprobe_pmu_sample_general(event, rec, args, fregs, nr,
 						  now, period);
 		}
 	}
 	local_irq_restore(flags);
-
-	perf_swevent_put_recursion_context(rctx);
 }
 
 /*
@@ -492,6 +521,49 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry_record);
 
+/*
+ * perf's clock, local_clock(), without the preemption toggle around it:
+ * the handlers run with preemption disabled.
+ */
+static __always_inline u64 fprobe_pmu_clock(void)
+{
+	return local_clock_noinstr();
+}
+
+/*
+ * Read the first @nargs arguments of the call into @args. Unrolled, each
+ * argument is read from where it is passed (a register on the
+ * architectures that pass FPROBE_PMU_MAX_ARGS arguments in registers)
+ * without a loop around a possible call.
+ */
+static __always_inline void fprobe_pmu_read_args(struct ftrace_regs *fregs,
+						 u64 *args, unsigned int nargs)
+{
+	BUILD_BUG_ON(FPROBE_PMU_MAX_ARGS != 6);
+	switch (nargs) {
+	case 6:
+		args[5] = ftrace_regs_get_argument(fregs, 5);
+		fallthrough;
+	case 5:
+		args[4] = ftrace_regs_get_argument(fregs, 4);
+		fallthrough;
+	case 4:
+		args[3] = ftrace_regs_get_argument(fregs, 3);
+		fallthrough;
+	case 3:
+		args[2] = ftrace_regs_get_argument(fregs, 2);
+		fallthrough;
+	case 2:
+		args[1] = ftrace_regs_get_argument(fregs, 1);
+		fallthrough;
+	case 1:
+		args[0] = ftrace_regs_get_argument(fregs, 0);
+		fallthrough;
+	default:
+		break;
+	}
+}
+
 /* The entry of a call, for the sampling events of @probe */
 static noinline void fprobe_pmu_entry_timed(struct fprobe_pmu_probe *probe,
 					    unsigned long entry_ip,
@@ -500,13 +572,11 @@ static noinline void fprobe_pmu_entry_timed(struct fprobe_pmu_probe *probe,
 					    struct fprobe_pmu_call *call)
 {
 	u64 stack_args[FPROBE_PMU_MAX_ARGS] __uninitialized;
-	unsigned int i, nargs = probe->nargs;
-	u64 now = local_clock();
+	u64 now = fprobe_pmu_clock();
 	u64 *args;
 
 	args = probe->exit ? call->args : stack_args;
-	for (i = 0; i < nargs; i++)
-		args[i] = ftrace_regs_get_argument(fregs, i);
+	fprobe_pmu_read_args(fregs, args, probe->nargs);
 	if (probe->exit) {
 		call->entry_time = now;
 		call->depth = fprobe_pmu_depth(probe);
@@ -517,6 +587,22 @@ static noinline void fprobe_pmu_entry_timed(struct fprobe_pmu_probe *probe,
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry_timed);
+
+/*
+ * The entry of a call, for the sampling events of a @probe that makes exit
+ * records only, the common case: save what the exit record needs, the
+ * clock last, so that only @call is kept across the clock read.
+ */
+static noinline void fprobe_pmu_call_start(struct fprobe_pmu_probe *probe,
+					   struct ftrace_regs *fregs,
+					   struct fprobe_pmu_call *call)
+{
+	fprobe_pmu_read_args(fregs, call->args, probe->nargs);
+	call->depth = fprobe_pmu_depth(probe);
+	call->entry_time = fprobe_pmu_clock();
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_call_start);
 
 static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 			    unsigned long ret_ip, struct ftrace_regs *fregs,
@@ -532,15 +618,25 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 
 	/* Only sampling events need the time and the arguments. */
 	timed = atomic_read(&probe->nr_sampling);
-	if (probe->exit) {
-		call->gen = probe->gen;
-		call->timed = timed;
+	if (!probe->exit) {
+		if (timed)
+			fprobe_pmu_entry_timed(probe, entry_ip, ret_ip, fregs,
+					       NULL);
+		else
+			fprobe_pmu_deliver(probe, NULL, NULL, fregs, 1, 0);
+		return 1;
 	}
-	if (timed)
-		fprobe_pmu_entry_timed(probe, entry_ip, ret_ip, fregs, call);
-	else if (!probe->exit)
-		fprobe_pmu_deliver(probe, NULL, NULL, fregs, 1, 0);
-	return !probe->exit;
+
+	call->gen = probe->gen;
+	call->timed = timed;
+	if (timed) {
+		if (likely(!probe->entry))
+			fprobe_pmu_call_start(probe, fregs, call);
+		else
+			fprobe_pmu_entry_timed(probe, entry_ip, ret_ip, fregs,
+					       call);
+	}
+	return 0;
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry);
@@ -553,7 +649,7 @@ static noinline void fprobe_pmu_exit_timed(struct fprobe_pmu_probe *probe,
 					   struct fprobe_pmu_call *call)
 {
 	struct fprobe_pmu_record rec __uninitialized;
-	u64 now = local_clock();
+	u64 now = fprobe_pmu_clock();
 
 	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_EXIT, probe->nargs,
 			       call->depth, entry_ip, ret_ip);
