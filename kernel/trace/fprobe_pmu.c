@@ -24,10 +24,14 @@
  * active on the CPU it returns on: with an event on every CPU, as perf
  * opens them, no call is lost to a migration.
  *
- * A call fprobe misses (recursion, a full shadow stack) or that cannot be
- * recorded (perf recursion, on perf's general path) is counted as lost by
- * each event it would have been delivered to, from the fprobe's missed
+ * A call fprobe misses (recursion, a full shadow stack) is counted as lost
+ * by each event it would have been delivered to, from the fprobe's missed
  * handler on the CPU of the call: the lost count of an event is its own.
+ * A record for an event on perf's general path (see
+ * fprobe_pmu_sample_general()) that finds perf's recursion context of its
+ * context taken is counted as lost by that event alone. Records written in
+ * place and counts take no perf recursion context: a call they nest in is
+ * recorded or counted as well.
  *
  * At entry, the entry handler saves the entry time, the depth and the
  * arguments as the fprobe entry data (on the task's function graph shadow
@@ -39,12 +43,16 @@
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
+#include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -56,6 +64,7 @@
 #include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
@@ -186,12 +195,19 @@ static __always_inline bool fprobe_pmu_passes(struct perf_event *event,
  * record is known (else all). Called with preemption disabled, also where
  * the ftrace recursion lock could not be taken (the missed handler of the
  * fprobe): only inline code from here.
+ *
+ * Also called where RCU is not watching, which a grace period does not
+ * wait for: interrupts are disabled for the walk instead. An event leaves
+ * this CPU's list only in pmu->del, on this CPU with interrupts disabled,
+ * before it can be freed: none on the list goes away during the walk.
  */
 static __always_inline void fprobe_pmu_lost(struct fprobe_pmu_probe *probe,
 					    const struct fprobe_pmu_record *rec)
 {
 	struct perf_event *event;
+	unsigned long flags;
 
+	local_irq_save(flags);
 	hlist_for_each_entry_rcu(event, this_cpu_ptr(probe->active), hlist_entry,
 				 true) {
 		if (event->hw.state & PERF_HES_STOPPED)
@@ -200,6 +216,20 @@ static __always_inline void fprobe_pmu_lost(struct fprobe_pmu_probe *probe,
 			continue;
 		atomic64_inc(&(event->parent ?: event)->lost_samples);
 	}
+	local_irq_restore(flags);
+}
+
+/*
+ * Whether RCU watches this CPU, from the handlers (preemption disabled):
+ * context tracking's inline test where there is one.
+ */
+static __always_inline bool fprobe_pmu_rcu_watching(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_is_watching_curr_cpu();
+#else
+	return rcu_is_watching();
+#endif
 }
 
 static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
@@ -342,7 +372,7 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
 	u64 *arg = dst + sizeof(*rec);
 
 	memcpy(dst, rec, sizeof(*rec));
-	/* Unrolled, as fprobe_pmu_read_args() */
+	/* Unrolled, as fprobe_pmu_read_args(); nargs checked at open */
 	BUILD_BUG_ON(FPROBE_PMU_MAX_ARGS != 6);
 	switch (rec->nargs) {
 	case 6:
@@ -363,7 +393,7 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
 	case 1:
 		put_unaligned(args[0], &arg[0]);
 		fallthrough;
-	default:
+	case 0:
 		break;
 	}
 }
@@ -447,8 +477,11 @@ static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 	/*
 	 * perf needs RCU: a few traceable functions run where it is not
 	 * watching (on the way in and out of idle). Their calls are lost.
+	 * Nothing before this point uses what RCU protects: the handlers
+	 * only read this CPU's list head, the probe (freed after the fprobe
+	 * is unregistered, which waits for its handlers) and the call.
 	 */
-	if (unlikely(!rcu_is_watching())) {
+	if (unlikely(!fprobe_pmu_rcu_watching())) {
 		fprobe_pmu_lost(probe, rec);
 		return;
 	}
@@ -539,6 +572,7 @@ static __always_inline u64 fprobe_pmu_clock(void)
 static __always_inline void fprobe_pmu_read_args(struct ftrace_regs *fregs,
 						 u64 *args, unsigned int nargs)
 {
+	/* nargs <= FPROBE_PMU_MAX_ARGS: checked when the event is opened */
 	BUILD_BUG_ON(FPROBE_PMU_MAX_ARGS != 6);
 	switch (nargs) {
 	case 6:
@@ -559,7 +593,7 @@ static __always_inline void fprobe_pmu_read_args(struct ftrace_regs *fregs,
 	case 1:
 		args[0] = ftrace_regs_get_argument(fregs, 0);
 		fallthrough;
-	default:
+	case 0:
 		break;
 	}
 }
@@ -681,11 +715,14 @@ static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 
 	/*
 	 * A call that entered under a probe freed since, whose memory this
-	 * probe reuses: the entry data is not this probe's. Not a call its
-	 * events saw start, so not lost for them either.
+	 * probe reuses: the entry data is not this probe's. Dropped, and
+	 * counted in the fprobe's nmissed; not a call its events saw start,
+	 * so not lost for them.
 	 */
-	if (unlikely(call->gen != probe->gen))
+	if (unlikely(call->gen != probe->gen)) {
+		fp->nmissed++;
 		return;
+	}
 
 	if (call->timed)
 		fprobe_pmu_exit_timed(probe, entry_ip, ret_ip, fregs, call);
@@ -726,34 +763,124 @@ static char *fprobe_pmu_copy_filter(u64 uaddr)
 	return buf;
 }
 
+/* The globs of a filter and a not-filter, and the functions they match */
+struct fprobe_pmu_match {
+	char		**globs;	/* the filter's, then the not-filter's */
+	unsigned int	nfilter;	/* how many are the filter's */
+	unsigned int	nglobs;
+	unsigned long	*addrs;		/* ftrace locations, unsorted */
+	unsigned int	count;
+	unsigned int	size;		/* of @addrs, in entries */
+};
+
 /*
- * Add each glob of @str (separated by ',' or white space) to the filter
- * (@exclude false) or the notrace filter of @ops. A glob that matches no
- * function is skipped; any other error is returned.
+ * Cut @str (globs separated by ',' or white space) into its globs, put
+ * after those already in @m. Return -EINVAL for a glob of digits only
+ * (ftrace would take it as a function index), -ENOMEM, or 0.
  */
-static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool exclude)
+static int fprobe_pmu_split_globs(struct fprobe_pmu_match *m, char *str)
 {
+	char **globs;
 	char *glob;
-	int ret;
 
 	while ((glob = strsep(&str, ", \t\n"))) {
 		if (!*glob)
 			continue;
-		/* Each glob walks every traceable function: let a kill in. */
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		cond_resched();
-		/* ftrace would take a number as a function index. */
 		if (glob[strspn(glob, "0123456789")] == '\0')
 			return -EINVAL;
-		if (exclude)
-			ret = ftrace_set_notrace(ops, glob, strlen(glob), 0);
-		else
-			ret = ftrace_set_filter(ops, glob, strlen(glob), 0);
-		/* ftrace_set_hash() says -EINVAL when nothing matched. */
-		if (ret && ret != -EINVAL)
-			return ret;
+		globs = krealloc_array(m->globs, m->nglobs + 1, sizeof(*globs),
+				       GFP_KERNEL_ACCOUNT);
+		if (!globs)
+			return -ENOMEM;
+		m->globs = globs;
+		m->globs[m->nglobs++] = glob;
 	}
+	return 0;
+}
+
+/*
+ * Whether @name is in the filter and not in the not-filter. The filter's
+ * globs apply in order, as writes to set_ftrace_filter: a glob adds the
+ * functions it matches, a "!glob" removes them.
+ */
+static bool fprobe_pmu_glob_wanted(const struct fprobe_pmu_match *m,
+				   const char *name)
+{
+	bool wanted = false;
+	unsigned int i;
+
+	for (i = 0; i < m->nfilter; i++) {
+		const char *glob = m->globs[i];
+
+		if (*glob == '!') {
+			if (wanted && glob_match(glob + 1, name))
+				wanted = false;
+		} else if (!wanted && glob_match(glob, name)) {
+			wanted = true;
+		}
+	}
+	for (; wanted && i < m->nglobs; i++)
+		if (glob_match(m->globs[i], name))
+			wanted = false;
+	return wanted;
+}
+
+static int fprobe_pmu_cmp_addr(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the addresses of @m and drop the duplicates (aliases) */
+static void fprobe_pmu_uniq(struct fprobe_pmu_match *m)
+{
+	unsigned int i, n = 0;
+
+	sort(m->addrs, m->count, sizeof(*m->addrs), fprobe_pmu_cmp_addr, NULL);
+	for (i = 0; i < m->count; i++)
+		if (!n || m->addrs[n - 1] != m->addrs[i])
+			m->addrs[n++] = m->addrs[i];
+	m->count = n;
+}
+
+/*
+ * For each symbol of the kernel and its modules: keep the ftrace location
+ * of a function the globs want. Ends the walk with -EINTR on a fatal
+ * signal, -E2BIG past max_funcs distinct functions, -ENOMEM.
+ */
+static int fprobe_pmu_match_symbol(void *data, const char *name,
+				   unsigned long addr)
+{
+	struct fprobe_pmu_match *m = data;
+	unsigned int max = READ_ONCE(max_funcs);
+	unsigned long *addrs;
+
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	if (!fprobe_pmu_glob_wanted(m, name))
+		return 0;
+	addr = ftrace_location(addr);
+	if (!addr)
+		return 0;
+	if (m->count == m->size) {
+		/* Full: the aliases out first, then grow */
+		fprobe_pmu_uniq(m);
+		if (m->count >= max)
+			return -E2BIG;
+	}
+	if (m->count == m->size) {
+		addrs = kvmalloc_array(min(2 * m->size, max), sizeof(*addrs),
+				       GFP_KERNEL_ACCOUNT);
+		if (!addrs)
+			return -ENOMEM;
+		memcpy(addrs, m->addrs, m->count * sizeof(*addrs));
+		kvfree(m->addrs);
+		m->addrs = addrs;
+		m->size = min(2 * m->size, max);
+	}
+	m->addrs[m->count++] = addr;
 	return 0;
 }
 
@@ -762,57 +889,50 @@ static int fprobe_pmu_set_globs(struct ftrace_ops *ops, char *str, bool exclude)
  * match @notfilter (which may be NULL). Return the number of addresses in
  * *@addrsp (to be kvfree()d), -ENOENT if there is none, -E2BIG if there are
  * more than max_funcs, or -errno.
+ *
+ * One walk of the kernel's symbols, whatever the number of globs, as
+ * fprobe's own filters upstream: kallsyms_on_each_symbol() reschedules
+ * between symbols and holds no lock, so a fatal signal stops it at once.
+ * A function is probed at its ftrace location, as set_ftrace_filter would.
  */
 static int fprobe_pmu_ips(char *filter, char *notfilter,
 			  unsigned long **addrsp)
 {
-	struct ftrace_hash *hash, *nohash;
-	struct ftrace_func_entry *entry;
-	struct ftrace_ops *ops;
-	unsigned long *addrs;
-	int ret, i, count;
+	struct fprobe_pmu_match m = { };
+	int ret;
 
-	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
-	if (!ops)
-		return -ENOMEM;
-
-	ret = fprobe_pmu_set_globs(ops, filter, false);
+	ret = fprobe_pmu_split_globs(&m, filter);
+	m.nfilter = m.nglobs;
 	if (!ret && notfilter)
-		ret = fprobe_pmu_set_globs(ops, notfilter, true);
+		ret = fprobe_pmu_split_globs(&m, notfilter);
 	if (ret)
-		goto out_free_filter;
+		goto out;
+	ret = -ENOMEM;
+	m.size = min(64U, max(READ_ONCE(max_funcs), 1U));
+	m.addrs = kvmalloc_array(m.size, sizeof(*m.addrs), GFP_KERNEL_ACCOUNT);
+	if (!m.addrs)
+		goto out;
 
-	hash = ops->func_hash->filter_hash;
-	nohash = ops->func_hash->notrace_hash;
-	ret = -ENOENT;
-	if (ftrace_hash_empty(hash))
-		goto out_free_filter;
-
-	addrs = kvcalloc(hash->count, sizeof(*addrs), GFP_KERNEL_ACCOUNT);
-	if (!addrs) {
-		ret = -ENOMEM;
-		goto out_free_filter;
-	}
-	count = 0;
-	for (i = 0; i < (1 << hash->size_bits); i++) {
-		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
-			if (!ftrace_lookup_ip(nohash, entry->ip))
-				addrs[count++] = entry->ip;
-		}
-	}
-	/* What the not-filter leaves counts against the cap. */
-	if (count > READ_ONCE(max_funcs))
+	ret = kallsyms_on_each_symbol(fprobe_pmu_match_symbol, &m);
+	if (!ret && IS_ENABLED(CONFIG_MODULES))
+		ret = module_kallsyms_on_each_symbol(NULL,
+						     fprobe_pmu_match_symbol,
+						     &m);
+	if (ret)
+		goto out;
+	fprobe_pmu_uniq(&m);
+	if (!m.count) {
+		ret = -ENOENT;
+	} else if (m.count > READ_ONCE(max_funcs)) {
 		ret = -E2BIG;
-	if (count && ret == -ENOENT) {
-		*addrsp = addrs;
-		ret = count;
 	} else {
-		kvfree(addrs);
+		*addrsp = m.addrs;
+		m.addrs = NULL;
+		ret = m.count;
 	}
-
-out_free_filter:
-	ftrace_free_filter(ops);
-	kfree(ops);
+out:
+	kvfree(m.addrs);
+	kfree(m.globs);
 	return ret;
 }
 

@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
@@ -650,6 +651,7 @@ static void fprobe_pmu_test_reuse_race(struct kunit *test)
 	struct fprobe_pmu_record *rec;
 	struct perf_event *event, *keeper;
 	int i, j, recs = 0, reused = 0;
+	unsigned long stale = 0;
 	void *last = NULL;
 	u64 opened;
 
@@ -669,6 +671,8 @@ static void fprobe_pmu_test_reuse_race(struct kunit *test)
 		reused += event->pmu_private == last;
 		last = event->pmu_private;
 		msleep(2 * RACE_SLEEP_MS);
+		/* The exits dropped for entry data of the probe before */
+		stale += ((struct fprobe *)event->pmu_private)->nmissed;
 		close_event(event);
 		for (j = 0; j < t->cap->n; j++) {
 			rec = &t->cap->recs[j].rec;
@@ -680,8 +684,8 @@ static void fprobe_pmu_test_reuse_race(struct kunit *test)
 	}
 	kthread_stop(worker);
 	close_event(keeper);
-	kunit_info(test, "%d records, %d probes at the address of the last one",
-		   recs, reused);
+	kunit_info(test, "%d records, %d probes at the address of the last one, %lu stale exits dropped",
+		   recs, reused, stale);
 	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
 	KUNIT_EXPECT_GT(test, recs, 0);
 	/* Without a probe made where the last one was, nothing was raced. */
