@@ -8,8 +8,10 @@
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
 #   make cross-series  every patch of the series built in order for arm64
-#   make check-arm64, check-riscv64, check-ppc64le  that build's KUnit
-#                 suites booted there
+#   make check-arm64, check-riscv64  that build booted there: KUnit,
+#                 ftracetest, the PMU's test and fuzzer
+#   make check-ppc64le  that build's KUnit suites booted there
+#   make check-cross  all of the cross targets above, in order
 
 SHELL		:= /bin/bash
 TOP		:= $(CURDIR)
@@ -30,7 +32,7 @@ CMD		?= uname -a
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
 	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series check-arm64 check-riscv64 check-ppc64le \
-	initramfs-arm64 fprobe-pmu-tests-arm64
+	check-cross initramfs-arm64 initramfs-riscv64 fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -38,7 +40,7 @@ CMD		?= uname -a
 all: kernel perf initramfs
 
 help:
-	@sed -n '1,11s/^# \{0,1\}//p' Makefile
+	@sed -n '1,14s/^# \{0,1\}//p' Makefile
 
 deps:
 	@harness/deps
@@ -76,23 +78,30 @@ cross-series: tree
 # The arm64, riscv64 and ppc64le builds booted under QEMU (TCG; the virt
 # machine, pseries for ppc64le): the KUnit suites (fprobe, the fprobe PMU,
 # fgraph_regs) on that architecture;
-# on arm64 also ftracetest and the PMU's test and fuzzer, in a guest with
-# Debian's arm64 busybox and bash (harness/sysroot).
+# on arm64 and riscv64 also ftracetest and the PMU's test and fuzzer, in a
+# guest with busybox and bash of that architecture (harness/sysroot:
+# Debian's arm64 packages; riscv64, which Debian 12 lacks, built from
+# Debian's sources).
 check-arm64: cross-arm64 initramfs-arm64 fprobe-pmu-tests-arm64
 	@harness/check --arch arm64
 
-initramfs-arm64: deps
-	@harness/sysroot arm64
-	@harness/mkinitramfs --arch arm64 $(BUILD)/initramfs-arm64.cpio
+check-riscv64: cross-riscv initramfs-riscv64 fprobe-pmu-tests-riscv64
+	@harness/check --arch riscv64
 
-fprobe-pmu-tests-arm64: tree
-	@harness/fprobe-pmu-tests-build --arch arm64 $(BUILD)/fprobe-pmu-arm64
+initramfs-arm64 initramfs-riscv64: initramfs-%: deps
+	@harness/sysroot $*
+	@harness/mkinitramfs --arch $* $(BUILD)/initramfs-$*.cpio
 
-check-riscv64: cross-riscv
-	@harness/cross-kunit riscv
+fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64: fprobe-pmu-tests-%: tree
+	@harness/fprobe-pmu-tests-build --arch $* $(BUILD)/fprobe-pmu-$*
 
 check-ppc64le: cross-powerpc
 	@harness/cross-kunit powerpc
+
+# Everything beyond x86_64 that make check leaves out (it builds and boots
+# arm64's KUnit only): the four builds, the series patch by patch, and the
+# three guests.
+check-cross: cross cross-series check-arm64 check-riscv64 check-ppc64le
 
 kernel-base-tree: deps
 	@harness/base-worktree

@@ -1,6 +1,7 @@
 #!/bin/bash
 # check-debug: yes
 # check-arm64: yes
+# check-riscv64: yes
 # The fprobe perf PMU attribute fuzzer: 10000 random and edge-case
 # perf_event_attr, then events of two processes (one per CPU) sharing
 # probes (tools/testing/selftests/perf_events/fprobe_pmu_fuzz.c).
@@ -8,9 +9,12 @@
 # not warn (make check runs guest suites with --fail-on-splat; the kernel
 # log is checked here too). Prints "PASS|FAIL|SKIP name" lines.
 # Built for this guest's architecture (make fprobe-pmu-tests, or
-# fprobe-pmu-tests-arm64)
+# fprobe-pmu-tests-arm64, fprobe-pmu-tests-riscv64)
 dir=/repo/build/fprobe-pmu
-[ "$(uname -m)" = aarch64 ] && dir=/repo/build/fprobe-pmu-arm64
+case "$(uname -m)" in
+aarch64) dir=/repo/build/fprobe-pmu-arm64 ;;
+riscv64) dir=/repo/build/fprobe-pmu-riscv64 ;;
+esac
 bin=$dir/fprobe_pmu_fuzz
 n=10000
 if [ ! -x "$bin" ]; then

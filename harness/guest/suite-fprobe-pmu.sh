@@ -1,6 +1,7 @@
 #!/bin/bash
 # check-debug: yes
 # check-arm64: yes
+# check-riscv64: yes
 # The fprobe perf PMU from user space: exact records and counts of a known
 # read() workload and of calls that migrate between CPUs, errors of bad
 # attributes, of an unprivileged caller, over the cap of functions, of an
@@ -9,9 +10,12 @@
 # harness/fprobe-pmu-tests-build). Prints one "PASS|FAIL|SKIP name" line
 # per test.
 # Built for this guest's architecture (make fprobe-pmu-tests, or
-# fprobe-pmu-tests-arm64)
+# fprobe-pmu-tests-arm64, fprobe-pmu-tests-riscv64)
 dir=/repo/build/fprobe-pmu
-[ "$(uname -m)" = aarch64 ] && dir=/repo/build/fprobe-pmu-arm64
+case "$(uname -m)" in
+aarch64) dir=/repo/build/fprobe-pmu-arm64 ;;
+riscv64) dir=/repo/build/fprobe-pmu-riscv64 ;;
+esac
 bin=$dir/fprobe_pmu_test
 if [ ! -x "$bin" ]; then
 	echo "FAIL fprobe_pmu_test: $bin is missing (make fprobe-pmu-tests)"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # harness/vm-run keeps its contract: CMD's output and exit status, 2 CPUs,
 # --icount boots, --console keeps the kernel log, 124 on timeout, clear
-# errors for bad arguments; --arch arm64 boots the arm64 guest when it is
-# built (make check-arm64).
+# errors for bad arguments; --arch arm64 and riscv64 boot those guests when
+# they are built (make check-arm64, check-riscv64).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$TOP/harness/vm-run
@@ -27,13 +27,17 @@ trap 'rm -f "$con"' EXIT
 grep -q 'Linux version' "$con" || fail "--console: no kernel log in the file"
 echo "ok: --console FILE gets the kernel log"
 
-if [ -f "$TOP/build/initramfs-arm64.cpio" ] && [ -f "$TOP/build/cross/arm64/arch/arm64/boot/Image" ]; then
+# the guests of the other architectures, where they are built
+for a in arm64:aarch64:arm64 riscv64:riscv64:riscv; do
+	arch=${a%%:*} machine=${a#*:} machine=${machine%%:*} karch=${a##*:}
+	[ -f "$TOP/build/initramfs-$arch.cpio" ] &&
+		[ -f "$TOP/build/cross/$karch/arch/$karch/boot/Image" ] || continue
 	s=0
-	out=$("$vm" --arch arm64 -- 'uname -m; exit 7') || s=$?
-	[ $s -eq 7 ] || fail "--arch arm64: 'exit 7' exited $s"
-	[ "$out" = aarch64 ] || fail "--arch arm64: uname -m says '$out'"
-	echo "ok: --arch arm64 boots the arm64 guest, output and status come back"
-fi
+	out=$("$vm" --arch "$arch" -- 'uname -m; exit 7') || s=$?
+	[ $s -eq 7 ] || fail "--arch $arch: 'exit 7' exited $s"
+	[ "$out" = "$machine" ] || fail "--arch $arch: uname -m says '$out'"
+	echo "ok: --arch $arch boots the $arch guest, output and status come back"
+done
 
 out=$("$vm" --icount -- 'echo $VMRUN_CLOCK') || fail "--icount: 'echo \$VMRUN_CLOCK' failed"
 [ "$out" = icount ] || fail "--icount: the guest's VMRUN_CLOCK is '$out', not 'icount'"
@@ -50,5 +54,5 @@ err=$("$vm" --kernel nope -- true 2>&1) || s=$?
 err=$("$vm" --timeout soon -- true 2>&1) && fail "bad --timeout accepted"
 grep -q 'whole seconds' <<<"$err" || fail "bad --timeout: $err"
 err=$("$vm" --arch mips -- true 2>&1) && fail "bad --arch accepted"
-grep -q "takes 'x86_64' or 'arm64', not 'mips'" <<<"$err" || fail "bad --arch: $err"
+grep -q "takes 'x86_64', 'arm64' or 'riscv64', not 'mips'" <<<"$err" || fail "bad --arch: $err"
 echo "ok: bad arguments are refused clearly"
