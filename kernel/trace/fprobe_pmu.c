@@ -799,30 +799,36 @@ static int fprobe_pmu_split_globs(struct fprobe_pmu_match *m, char *str)
 }
 
 /*
- * Whether @name is in the filter and not in the not-filter. The filter's
- * globs apply in order, as writes to set_ftrace_filter: a glob adds the
- * functions it matches, a "!glob" removes them.
+ * Whether @globs[0..@n-1] select @name. The globs apply in order, as
+ * writes to set_ftrace_filter: a glob adds the functions it matches, a
+ * "!glob" removes them.
  */
+static bool fprobe_pmu_globs_select(char *const *globs, unsigned int n,
+				    const char *name)
+{
+	bool selected = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const char *glob = globs[i];
+
+		if (*glob == '!') {
+			if (selected && glob_match(glob + 1, name))
+				selected = false;
+		} else if (!selected && glob_match(glob, name)) {
+			selected = true;
+		}
+	}
+	return selected;
+}
+
+/* Whether @name is selected by the filter and not by the not-filter */
 static bool fprobe_pmu_glob_wanted(const struct fprobe_pmu_match *m,
 				   const char *name)
 {
-	bool wanted = false;
-	unsigned int i;
-
-	for (i = 0; i < m->nfilter; i++) {
-		const char *glob = m->globs[i];
-
-		if (*glob == '!') {
-			if (wanted && glob_match(glob + 1, name))
-				wanted = false;
-		} else if (!wanted && glob_match(glob, name)) {
-			wanted = true;
-		}
-	}
-	for (; wanted && i < m->nglobs; i++)
-		if (glob_match(m->globs[i], name))
-			wanted = false;
-	return wanted;
+	return fprobe_pmu_globs_select(m->globs, m->nfilter, name) &&
+	       !fprobe_pmu_globs_select(m->globs + m->nfilter,
+					m->nglobs - m->nfilter, name);
 }
 
 static int fprobe_pmu_cmp_addr(const void *a, const void *b)
