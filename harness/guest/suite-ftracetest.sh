@@ -25,12 +25,35 @@ uprobe_case="Generic dynamic event - add/remove/test uprobe events"
 shell_text_at_0() {
 	grep -m1 "r-xp .*/bin/.*sh$" /proc/$$/maps | awk '{ exit $3 != "00000000" }'
 }
+elf_u() { # FILE OFFSET BYTES: an unsigned little-endian field, in decimal
+	od -An -t "u$3" -j "$2" -N "$3" "$1" | tr -d ' '
+}
+elf_entry_offset() { # FILE: the file offset of e_entry, in hex
+	local f=$1 type entry phoff phnum i ph vaddr off flags
+	type=$(elf_u "$f" 16 2) entry=$(elf_u "$f" 24 8)
+	if [ "$type" = 3 ]; then	# ET_DYN
+		printf '%x\n' "$entry"
+		return 0
+	fi
+	phoff=$(elf_u "$f" 32 8) phnum=$(elf_u "$f" 56 2)
+	for ((i = 0; i < phnum; i++)); do
+		ph=$((phoff + i * 56))
+		[ "$(elf_u "$f" $ph 4)" = 1 ] || continue	# PT_LOAD
+		flags=$(elf_u "$f" $((ph + 4)) 4)
+		((flags & 1)) || continue			# PF_X
+		off=$(elf_u "$f" $((ph + 8)) 8) vaddr=$(elf_u "$f" $((ph + 16)) 8)
+		printf '%x\n' $((entry - vaddr + off))
+		return 0
+	done
+	return 1
+}
 uprobe_at_entry() {
 	local sh entry
 	sh=$(grep -m1 "r-xp .*/bin/.*sh$" /proc/$$/maps | awk '{ print $6 }')
-	# e_entry of an ELF64 file; in a PIE whose text starts at offset 0,
-	# also the file offset
-	entry=$(od -An -t x8 -j 24 -N 8 "$sh" | tr -d ' ')
+	# e_entry of an ELF64 file: in a PIE whose text starts at offset 0,
+	# also the file offset; in an ET_EXEC (a static shell) a virtual
+	# address, made a file offset through the executable PT_LOAD
+	entry=$(elf_entry_offset "$sh") || return 1
 	cd /sys/kernel/tracing || return 1
 	echo > trace
 	echo "p:entryprobe $sh:0x$entry" >>uprobe_events || return 1
@@ -50,8 +73,13 @@ uprobe_at_entry() {
 # that puts a kprobe on a function's name fails there, in the base too.
 # Checked live: a kprobe on kernel_clone is EINVAL while one on the
 # instruction after its ftrace site is taken. Only then is a failed case
-# whose test file is a kprobe one and whose log shows a kprobe_events write
-# refused with EINVAL counted as skipped.
+# counted as skipped, and only if its test file is a kprobe one and either
+# it is one of three named below (for what they probe at a function's
+# entry) or the first kprobe_events write it had refused with EINVAL
+# defines a probe on a bare function name whose instruction after the
+# ftrace site takes a kprobe, live. Its arguments are not checked here
+# ($argN is for a function's entry only): the same cases run, and pass, on
+# x86_64 and arm64, where the argument parser is the same.
 kprobe_entry_einval() {
 	local ev=/sys/kernel/tracing/kprobe_events ok=1
 	[ "$(uname -m)" = riscv64 ] || return 1
@@ -66,10 +94,29 @@ kprobe_entry_einval() {
 kprobe_entry_skip=
 kprobe_entry_einval && kprobe_entry_skip=1
 entry_einval_case() {
-	local log
+	local log def type sym rest ev=/sys/kernel/tracing/kprobe_events
 	log=$(ls "$logdir/$1-"*-log.* 2>/dev/null | head -1)
-	[ -n "$log" ] && head -1 "$log" | grep -q 'kprobe' &&
-		grep -q 'write error: Invalid argument' "$log"
+	[ -n "$log" ] && head -1 "$log" | grep -q 'kprobe' || return 1
+	# Three cases whose first refused write is not the probe at a
+	# function's entry, by design: kprobe_module.tc puts one on a module
+	# function's entry ("p MOD:FUNC"), kretprobe_maxactive.tc first
+	# checks that bad definitions are refused and then needs a kretprobe
+	# (at the entry), multiple_kprobes.tc puts 256 on symbols at offset 0
+	# on all but x86 and ppc64le.
+	case "$(head -1 "$log")" in
+	*/kprobe_module.tc | */kretprobe_maxactive.tc | */multiple_kprobes.tc)
+		return 0 ;;
+	esac
+	# the traced echo before the first refused write: "+ echo p:ev sym",
+	# quoted by the shell when it has blanks: "+ echo 'p:ev sym arg'"
+	def=$(awk '/^\++ echo /{ last = $0 } /write error: Invalid argument/{ print last; exit }' "$log" |
+		sed -n 's/^+* echo //p')
+	def=${def#\'} def=${def%\'}
+	read -r type sym rest <<<"$def"
+	[[ "$type" =~ ^[pr]([0-9]*)?(:[^ ]*)?$ ]] && [[ "$sym" =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || return 1
+	echo "p:entryskip $sym+8" >>"$ev" 2>/dev/null || return 1
+	echo '-:entryskip' >>"$ev" 2>/dev/null
+	return 0
 }
 
 ktap_fail_re='^not ok ([0-9]+) (.*[^ ])[[:space:]]*$'
