@@ -533,7 +533,7 @@ static int test__fprobe_report_svg(struct test_suite *test __maybe_unused,
 static const char expected_chrome[] =
 "{'traceEvents':[\n"
 "{'name':'ksys_read','cat':'fprobe','ph':'X','ts':20.000,'dur':4.000,'pid':10,'tid':11,'args':{"
-"'level':1,'ret_ip':'0x10','retval':'0x10','arg0':'0x3','arg1':'0xffffffffffffffff'}},\n"
+"'level':1,'ret_ip':'0x10','retval':'0x10','arg1':'0x3','arg2':'0xffffffffffffffff'}},\n"
 "{'name':'a\\'b\\\\\\u0009<fn>','cat':'fprobe','ph':'X','ts':21.001,'dur':2.999,'pid':10,'tid':11,'args':{"
 "'level':2,'ret_ip':'0x0','retval':'0xfffffffffffffff2'}}\n"
 "],'displayTimeUnit':'ns'}\n";

@@ -1526,8 +1526,9 @@ static void fr_json_us(FILE *fp, u64 ns)
  *
  * One complete ("X") event per call kept by the filters (and above
  * max_depth), by thread and time, with ts and dur in us; args hold the
- * nesting level, return address, return value and arguments, as hex
- * strings since JSON numbers lose 64-bit precision. Opens in Perfetto and
+ * nesting level, return address, return value and arguments (arg1 the
+ * first, as perf fprobe -V and --calls number them), as hex strings since
+ * JSON numbers lose 64-bit precision. Opens in Perfetto and
  * chrome://tracing.
  *
  * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
@@ -1557,7 +1558,7 @@ int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 		fprintf(fp, "\"level\":%d,\"ret_ip\":\"0x%llx\",\"retval\":\"0x%llx\"",
 			c->level, (unsigned long long)c->ret_ip, (unsigned long long)c->retval);
 		for (a = 0; a < c->nargs; a++)
-			fprintf(fp, ",\"arg%u\":\"0x%llx\"", a,
+			fprintf(fp, ",\"arg%u\":\"0x%llx\"", a + 1,
 				(unsigned long long)c->args[a]);
 		fprintf(fp, "}}");
 		sep = ",";

@@ -442,17 +442,19 @@ static uint64_t func_addr_of(const char *name)
 static struct sample samples[4 * NR_READS + 64];
 
 /*
- * Open a sampling event of this task with @config and @filter, run the
- * reads, and return the samples in samples[] (their number), or -1.
+ * Open a sampling event of this task with @config, @filter and
+ * @period, run the reads, and return the samples in samples[] (their
+ * number), or -1.
  */
-static int record_reads(uint64_t config, const char *filter, uint64_t *count)
+static int record_reads_period(uint64_t config, const char *filter,
+			       uint64_t period, uint64_t *count)
 {
 	struct perf_event_attr attr;
 	uint64_t lost, rlost;
 	struct ring ring;
 	int fd, zfd, n;
 
-	init_attr(&attr, config, filter, 1);
+	init_attr(&attr, config, filter, period);
 	fd = perf_event_open(&attr, 0, -1);
 	if (fd < 0)
 		return failf("perf_event_open(%s): %s", filter, strerror(errno)), -1;
@@ -482,6 +484,12 @@ out:
 	ring_unmap(&ring);
 	close(fd);
 	return n;
+}
+
+/* record_reads_period() with a record for each call */
+static int record_reads(uint64_t config, const char *filter, uint64_t *count)
+{
+	return record_reads_period(config, filter, 1, count);
 }
 
 /* Check one exit record of vfs_read against the i-th read (0-based) */
@@ -572,6 +580,28 @@ static bool test_exit_records(uint64_t vfs_read)
 			return failf("record %d starts before record %d ended",
 				     i, i - 1);
 	}
+	return true;
+}
+
+/*
+ * sample_period 3: every call is counted, every third one recorded (the
+ * third, the sixth, ...), each record whole and of its own call.
+ */
+static bool test_period(uint64_t vfs_read)
+{
+	uint64_t count;
+	int n, i;
+
+	n = record_reads_period(FILTER_ARGS, "vfs_read", 3, &count);
+	if (n < 0)
+		return false;
+	if (n != NR_READS / 3 || count != NR_READS)
+		return failf("%d records, count %" PRIu64 ", %d reads, period 3",
+			     n, count, NR_READS);
+	for (i = 0; i < n; i++)
+		if (!check_read_exit(&samples[i], 3 * i + 2, vfs_read,
+				     FILTER_ARGS))
+			return false;
 	return true;
 }
 
@@ -1650,8 +1680,10 @@ int main(int argc, char **argv)
 
 	report("sysfs-format", test_sysfs());
 	report("exit-records-vfs_read", test_exit_records(vfs_read));
+	report("period-3", test_period(vfs_read));
 	sample_type = SIMPLE_SAMPLE_TYPE;
 	report("exit-records-written-straight", test_exit_records(vfs_read));
+	report("period-3-written-straight", test_period(vfs_read));
 	report("small-ring-written-straight", test_small_ring(vfs_read));
 	report("nested-written-straight", test_nested_inplace(vfs_read));
 	sample_type = SAMPLE_TYPE;
