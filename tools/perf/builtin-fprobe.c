@@ -142,6 +142,7 @@ struct fprobe_listed {
 	struct fprobe_call	call;
 	u32			arg_mask;
 	struct fprobe_func	*dwarf;
+	int			level;	/* in the report, 0: not kept there */
 };
 
 /* What is known about one evsel of a recording, in evsel->priv */
@@ -1921,12 +1922,17 @@ static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
 	return n;
 }
 
+/*
+ * Keep @call for --calls; its cookie, with which the report hands back its
+ * nesting level, is then its place in the list, plus one.
+ */
 static int fprobe__list_call(struct perf_fprobe *fprobe,
-			     const struct fprobe_call *call, u32 arg_mask,
+			     struct fprobe_call *call, u32 arg_mask,
 			     struct fprobe_func *dwarf)
 {
 	struct fprobe_listed *l;
 
+	call->cookie = 0;
 	if (!(fprobe->outputs & FPROBE_OUT_CALLS))
 		return 0;
 	if (fprobe->ropts.tid >= 0 && call->tid != fprobe->ropts.tid)
@@ -1941,11 +1947,13 @@ static int fprobe__list_call(struct perf_fprobe *fprobe,
 		fprobe->alloc_listed = alloc;
 	}
 	l = &fprobe->listed[fprobe->nr_listed++];
+	call->cookie = fprobe->nr_listed;
 	l->call = *call;
 	l->call.stack = NULL;
 	l->call.nr_stack = 0;
 	l->arg_mask = arg_mask;
 	l->dwarf = dwarf;
+	l->level = 0;
 	return 0;
 }
 
@@ -2350,15 +2358,37 @@ static void fprobe__live_call(struct perf_fprobe *fprobe, const struct fprobe_ca
 	thread__put(thread);
 }
 
-/* --calls: one line per call, by entry time, with arguments by DWARF type */
+static int fprobe__listed_level(u64 cookie, int level, void *arg)
+{
+	struct perf_fprobe *fprobe = arg;
+
+	if (cookie && cookie <= fprobe->nr_listed)
+		fprobe->listed[cookie - 1].level = level;
+	return 0;
+}
+
+/*
+ * --calls: one line per call, by entry time, with arguments by DWARF type.
+ * With --max-depth, the calls the report nests deeper are left out, as in
+ * the tree; a call without its entry or exit, which the report does not
+ * nest, is shown.
+ */
 static void fprobe__print_calls(struct perf_fprobe *fprobe, FILE *fp)
 {
+	const u32 both = FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT;
 	size_t i;
 
+	if (fprobe->ropts.max_depth)
+		fprobe_report__for_each_call(fprobe->rep, fprobe__listed_level, fprobe);
 	qsort(fprobe->listed, fprobe->nr_listed, sizeof(*fprobe->listed), listed__cmp);
 	fprintf(fp, "# %16s %7s %3s  %12s  call\n", "time", "tid", "cpu", "duration");
-	for (i = 0; i < fprobe->nr_listed; i++)
-		fprobe__print_call(&fprobe->listed[i], NULL, fp);
+	for (i = 0; i < fprobe->nr_listed; i++) {
+		const struct fprobe_listed *l = &fprobe->listed[i];
+
+		if (fprobe->ropts.max_depth && !l->level && l->call.flags == both)
+			continue;
+		fprobe__print_call(l, NULL, fp);
+	}
 }
 
 static int fprobe__write_file(struct perf_fprobe *fprobe, const char *path,

@@ -82,6 +82,7 @@ static struct fprobe_report *test_report(const struct fprobe_report_opts *opts)
 			.tid		= t->tid,
 			.nr_stack	= 2,
 			.stack		= (const char *[]){ "entry_SYSCALL_64", "do_syscall_64" },
+			.cookie		= i + 1,
 		};
 
 		if (fprobe_report__add(rep, &call))
@@ -713,10 +714,33 @@ static const char expected_tid_tree[] =
 "         1    3.000 us    3.000 us    3.000 us    3.000 us    3.000 us        vfs_read\n"
 "         1    1.000 us    1.000 us    1.000 us    1.000 us    1.000 us      vfs_read\n";
 
+/* fprobe_report__for_each_call(): "cookie:level " for each call */
+static int print_cookie(u64 cookie, int level, void *arg)
+{
+	return fprintf(arg, "%llu:%d ", (unsigned long long)cookie, level) < 0;
+}
+
+static int write_cookies(struct fprobe_report *rep, FILE *fp)
+{
+	return fprobe_report__for_each_call(rep, print_cookie, fp);
+}
+
 static int test__fprobe_report_filters(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
 	struct fprobe_report_opts opts = { .tid = -1, .min_latency = 2500, };
+
+	/* the calls kept, by thread and time, with their level (cookie: test_calls[] + 1) */
+	opts.min_latency = 0;
+	if (check_report(&opts, write_cookies, "2:1 1:2 3:3 4:2 5:1 6:2 8:1 7:2 9:1 "))
+		return TEST_FAIL;
+	opts.max_depth = 2;
+	if (check_report(&opts, write_cookies, "2:1 1:2 4:2 5:1 6:2 8:1 7:2 9:1 "))
+		return TEST_FAIL;
+	opts.min_latency = 2500;
+	if (check_report(&opts, write_cookies, "2:1 1:2 5:1 6:2 8:1 7:2 "))
+		return TEST_FAIL;
+	opts.max_depth = 0;
 
 	/* touch_atime (500 ns), a vfs_read of 2 us and one of 1 us go */
 	if (check_report(&opts, fprobe_report__write_folded, expected_min_latency))

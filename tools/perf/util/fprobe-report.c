@@ -159,6 +159,7 @@ struct fr_call {
 	u32			depth;
 	u32			nargs;
 	int			level;		/* 1 for the outermost */
+	u64			cookie;		/* fprobe_call's */
 };
 
 struct fprobe_report {
@@ -525,6 +526,7 @@ int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call
 	c->pid = call->pid;
 	c->tid = call->tid;
 	c->depth = call->depth;
+	c->cookie = call->cookie;
 	return 0;
 }
 
@@ -1517,6 +1519,26 @@ static void fr_json_us(FILE *fp, u64 ns)
 {
 	fprintf(fp, "%llu.%03llu", (unsigned long long)(ns / 1000),
 		(unsigned long long)(ns % 1000));
+}
+
+int fprobe_report__for_each_call(struct fprobe_report *rep,
+				 int (*fn)(u64 cookie, int level, void *arg), void *arg)
+{
+	size_t i;
+	int err;
+
+	if (!rep || !rep->finished || !fn)
+		return -EINVAL;
+	for (i = 0; i < rep->nr_calls; i++) {
+		const struct fr_call *c = &rep->calls[i];
+
+		if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+			continue;
+		err = fn(c->cookie, c->level, arg);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /**

@@ -191,6 +191,23 @@ check_filters() {
 		[ "$n" -eq "$listed" ] ||
 			fail "--min-latency on the PMU: $n records for $listed calls that long"
 	fi
+
+	# --calls lists what the tree shows: with --max-depth 1, the reads
+	# without the vfs_read nested in each
+	perf fprobe record ${opt:+"$opt"} -a ksys_read -a vfs_read -o "$data" -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=20 2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record ksys_read vfs_read"; return; }
+	perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>/dev/null ||
+		fail "perf fprobe report --calls"
+	perf fprobe report -i "$data" --max-depth 1 --calls >"$tmpdir/calls1" 2>/dev/null ||
+		fail "perf fprobe report --max-depth 1 --calls"
+	n=$(grep -c ' ksys_read(' "$tmpdir/calls" || true)
+	listed=$(grep -c ' ksys_read(' "$tmpdir/calls1" || true)
+	nested=$(grep -c ' vfs_read(' "$tmpdir/calls1" || true)
+	echo "--max-depth 1 --calls: $listed of $n ksys_read calls, $nested vfs_read"
+	[ "$n" -ge 20 ] || fail "--calls: $n ksys_read calls, 20 reads made"
+	[ "$listed" -eq "$n" ] || fail "--max-depth 1 --calls: $listed of $n ksys_read calls"
+	[ "$nested" -eq 0 ] || fail "--max-depth 1 --calls lists $nested nested vfs_read calls"
 }
 
 # the PMU where there is one, and the tracefs fallback where there are
