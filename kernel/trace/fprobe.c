@@ -566,10 +566,12 @@ static void fprobe_ip_cache_update(unsigned long addr)
 }
 
 /*
- * Check whether any fprobe served by fprobe_ftrace_ops (@ftrace true) or by
- * fprobe_graph_ops (@ftrace false) still probes @addr
+ * Check whether any fprobe but @except (NULL: any fprobe) served by
+ * fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops (@ftrace false)
+ * still probes @addr
  */
-static bool fprobe_ip_in_use(unsigned long addr, bool ftrace)
+static bool fprobe_ip_in_use(unsigned long addr, bool ftrace,
+			     struct fprobe *except)
 {
 	struct fprobe_hlist_node *node;
 	struct rhlist_head *head, *pos;
@@ -582,7 +584,7 @@ static bool fprobe_ip_in_use(unsigned long addr, bool ftrace)
 	head = fprobe_ip_lookup(addr);
 	rhl_for_each_entry_rcu(node, pos, head, hlist) {
 		fp = node->fp;
-		if (fp && fprobe_is_ftrace(fp) == ftrace) {
+		if (fp && fp != except && fprobe_is_ftrace(fp) == ftrace) {
 			used = true;
 			break;
 		}
@@ -1394,34 +1396,52 @@ static bool delete_fprobe_node(struct fprobe_hlist_node *node)
 	WRITE_ONCE(node->fp, NULL);
 	rhltable_remove(&fprobe_ip_table, &node->hlist, fprobe_rht_params);
 	fprobe_ip_cache_update(node->addr);
-	return !fprobe_ip_in_use(node->addr, fprobe_is_ftrace(fp));
+	return !fprobe_ip_in_use(node->addr, fprobe_is_ftrace(fp), NULL);
 }
 
 /*
  * Remove the nodes of @fph from fprobe_ip_table, and the addresses no fprobe
  * of its kind probes any more from the filter. @addrs is a buffer for all the
  * addresses of @fph to remove them at once, or NULL to remove them one by one.
+ *
+ * With @addrs, the addresses leave the filter first, so that no call of
+ * them looks for the nodes as they go: such a call would miss the address
+ * cache and go through the rhltable, and while the functions probed are
+ * those the removal itself calls (preempt_count_sub(), say), most calls
+ * would. One by one, an address leaves the filter after its last node.
  */
 static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
 {
-	bool ftrace = fprobe_is_ftrace(fph->fp);
+	struct fprobe *fp = fph->fp;
+	bool ftrace = fprobe_is_ftrace(fp);
 	int i, count = 0;
 
+	if (!addrs) {
+		for (i = 0; i < fph->size; i++) {
+			if (delete_fprobe_node(&fph->array[i]))
+				fprobe_remove_ips(ftrace, &fph->array[i].addr, 1);
+		}
+		return;
+	}
+
+	/* The addresses of @fph are unique (fprobe_init()). */
 	for (i = 0; i < fph->size; i++) {
-		if (!delete_fprobe_node(&fph->array[i]))
-			continue;
-		if (addrs)
+		if (fph->array[i].fp &&
+		    !fprobe_ip_in_use(fph->array[i].addr, ftrace, fp))
 			addrs[count++] = fph->array[i].addr;
-		else
-			fprobe_remove_ips(ftrace, &fph->array[i].addr, 1);
 	}
 	fprobe_remove_ips(ftrace, addrs, count);
+	for (i = 0; i < fph->size; i++)
+		delete_fprobe_node(&fph->array[i]);
 }
 
 /*
  * Insert the nodes of @fp in fprobe_ip_table and add the new addresses to
  * the filter of the ops serving @fp. @addrs must have room for all the
  * addresses of @fp.
+ *
+ * The nodes go in first, so that the first calls of the new addresses find
+ * them (see fprobe_remove_nodes() for what a call that finds none costs).
  */
 static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 {
@@ -1433,15 +1453,11 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 
 	/* Collect the addresses that no fprobe of the kind of @fp probes yet. */
 	for (i = 0; i < fph->size; i++) {
-		if (!fprobe_ip_in_use(fph->array[i].addr, ftrace))
+		if (!fprobe_ip_in_use(fph->array[i].addr, ftrace, NULL))
 			addrs[count++] = fph->array[i].addr;
 	}
 
-	ret = fprobe_add_ips(ftrace, addrs, count);
-	if (ret)
-		return ret;
-	fprobe_ip_cache_grow(fprobe_nr_addrs());
-
+	fprobe_ip_cache_grow(fprobe_nr_addrs() + count);
 	for (i = 0; i < fph->size; i++) {
 		ret = rhltable_insert(&fprobe_ip_table, &fph->array[i].hlist,
 				      fprobe_rht_params);
@@ -1449,7 +1465,10 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 			goto out_remove_nodes;
 		fprobe_ip_cache_update(fph->array[i].addr);
 	}
-	return 0;
+
+	ret = fprobe_add_ips(ftrace, addrs, count);
+	if (!ret)
+		return 0;
 
 out_remove_nodes:
 	for (j = 0; j < i; j++) {
@@ -1458,13 +1477,6 @@ out_remove_nodes:
 				fprobe_rht_params);
 		fprobe_ip_cache_update(fph->array[j].addr);
 	}
-	/* Remove the addresses added above, which nobody uses now. */
-	count = 0;
-	for (j = 0; j < fph->size; j++) {
-		if (!fprobe_ip_in_use(fph->array[j].addr, ftrace))
-			addrs[count++] = fph->array[j].addr;
-	}
-	fprobe_remove_ips(ftrace, addrs, count);
 	return ret;
 }
 
