@@ -2379,7 +2379,7 @@ static void fprobe__print_calls(struct perf_fprobe *fprobe, FILE *fp)
 	size_t i;
 
 	if (fprobe->ropts.max_depth)
-		fprobe_report__for_each_call(fprobe->rep, fprobe__listed_level, fprobe);
+		fprobe_report__walk_calls(fprobe->rep, fprobe__listed_level, fprobe);
 	qsort(fprobe->listed, fprobe->nr_listed, sizeof(*fprobe->listed), listed__cmp);
 	fprintf(fp, "# %16s %7s %3s  %12s  call\n", "time", "tid", "cpu", "duration");
 	for (i = 0; i < fprobe->nr_listed; i++) {

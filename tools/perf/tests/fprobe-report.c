@@ -714,7 +714,7 @@ static const char expected_tid_tree[] =
 "         1    3.000 us    3.000 us    3.000 us    3.000 us    3.000 us        vfs_read\n"
 "         1    1.000 us    1.000 us    1.000 us    1.000 us    1.000 us      vfs_read\n";
 
-/* fprobe_report__for_each_call(): "cookie:level " for each call */
+/* fprobe_report__walk_calls(): "cookie:level " for each call */
 static int print_cookie(u64 cookie, int level, void *arg)
 {
 	return fprintf(arg, "%llu:%d ", (unsigned long long)cookie, level) < 0;
@@ -722,7 +722,7 @@ static int print_cookie(u64 cookie, int level, void *arg)
 
 static int write_cookies(struct fprobe_report *rep, FILE *fp)
 {
-	return fprobe_report__for_each_call(rep, print_cookie, fp);
+	return fprobe_report__walk_calls(rep, print_cookie, fp);
 }
 
 static int test__fprobe_report_filters(struct test_suite *test __maybe_unused,

@@ -28,7 +28,7 @@ struct fprobe_call {
 	s32		cpu;
 	u32		nr_stack;	/* kernel callchain above the call */
 	const char	**stack;	/* its symbols, outermost first */
-	u64		cookie;		/* the caller's, see fprobe_report__for_each_call() */
+	u64		cookie;		/* the caller's, see fprobe_report__walk_calls() */
 };
 
 #endif /* __PERF_FPROBE_CALL_H */

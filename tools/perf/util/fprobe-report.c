@@ -1521,8 +1521,8 @@ static void fr_json_us(FILE *fp, u64 ns)
 		(unsigned long long)(ns % 1000));
 }
 
-int fprobe_report__for_each_call(struct fprobe_report *rep,
-				 int (*fn)(u64 cookie, int level, void *arg), void *arg)
+int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn fn,
+			      void *arg)
 {
 	size_t i;
 	int err;

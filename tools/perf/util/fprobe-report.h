@@ -39,8 +39,9 @@ int  fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp);
  * added with and its nesting level (1 for the outermost), by thread and
  * time; a non-zero return of @fn stops the walk and is returned.
  */
-int  fprobe_report__for_each_call(struct fprobe_report *rep,
-				  int (*fn)(u64 cookie, int level, void *arg), void *arg);
+typedef int (*fprobe_report_call_fn)(u64 cookie, int level, void *arg);
+int  fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn fn,
+			       void *arg);
 void fprobe_report__delete(struct fprobe_report *rep);
 
 #endif /* __PERF_FPROBE_REPORT_H */
