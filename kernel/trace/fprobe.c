@@ -7,6 +7,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/bits.h>
+#include <linux/bsearch.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
 #include <linux/hash.h>
@@ -1435,48 +1436,108 @@ static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
 		delete_fprobe_node(&fph->array[i]);
 }
 
+static int addrs_cmp(const void *a, const void *b)
+{
+	unsigned long addr_a = *(const unsigned long *)a;
+	unsigned long addr_b = *(const unsigned long *)b;
+
+	if (addr_a == addr_b)
+		return 0;
+	return addr_a < addr_b ? -1 : 1;
+}
+
+/*
+ * Insert the nodes of @fph at the addresses of @addrs (@count of them,
+ * sorted), or at the others, from the @start-th node on; stop at the first
+ * failure. Return how far it got: the index after the last node looked at,
+ * and the error in *@err.
+ */
+static int fprobe_insert_some(struct fprobe_hlist *fph, int start,
+			      unsigned long *addrs, int count, bool in_addrs,
+			      int *err)
+{
+	int i;
+
+	*err = 0;
+	for (i = start; i < fph->size; i++) {
+		unsigned long addr = fph->array[i].addr;
+
+		if (!!bsearch(&addr, addrs, count, sizeof(*addrs), addrs_cmp) !=
+		    in_addrs)
+			continue;
+		*err = rhltable_insert(&fprobe_ip_table, &fph->array[i].hlist,
+				       fprobe_rht_params);
+		if (*err)
+			break;
+		fprobe_ip_cache_update(addr);
+	}
+	return i;
+}
+
+/* Remove the nodes of @fph that fprobe_insert_some() inserted before @end */
+static void fprobe_remove_some(struct fprobe_hlist *fph, int end,
+			       unsigned long *addrs, int count, bool in_addrs)
+{
+	int i;
+
+	for (i = 0; i < end; i++) {
+		unsigned long addr = fph->array[i].addr;
+
+		if (!!bsearch(&addr, addrs, count, sizeof(*addrs), addrs_cmp) !=
+		    in_addrs)
+			continue;
+		WRITE_ONCE(fph->array[i].fp, NULL);
+		rhltable_remove(&fprobe_ip_table, &fph->array[i].hlist,
+				fprobe_rht_params);
+		fprobe_ip_cache_update(addr);
+	}
+}
+
 /*
  * Insert the nodes of @fp in fprobe_ip_table and add the new addresses to
  * the filter of the ops serving @fp. @addrs must have room for all the
  * addresses of @fp.
  *
- * The nodes go in first, so that the first calls of the new addresses find
- * them (see fprobe_remove_nodes() for what a call that finds none costs).
+ * The nodes at the new addresses go in first, so that the first calls of
+ * those find them (see fprobe_remove_nodes() for what a call that finds
+ * none costs), then the addresses, then the nodes at the addresses that
+ * are hooked already: no handler of @fp runs before the addresses are in
+ * the filter, so one that fails there has run none.
  */
 static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 {
 	struct fprobe_hlist *fph = fp->hlist_array;
 	bool ftrace = fprobe_is_ftrace(fp);
-	int i, j, count = 0, ret;
+	int i, count = 0, ret;
 
 	lockdep_assert_held(&fprobe_mutex);
 
-	/* Collect the addresses that no fprobe of the kind of @fp probes yet. */
+	/*
+	 * Collect the addresses that no fprobe of the kind of @fp probes yet,
+	 * sorted as fph->array is (fprobe_init()).
+	 */
 	for (i = 0; i < fph->size; i++) {
 		if (!fprobe_ip_in_use(fph->array[i].addr, ftrace, NULL))
 			addrs[count++] = fph->array[i].addr;
 	}
 
 	fprobe_ip_cache_grow(fprobe_nr_addrs() + count);
-	for (i = 0; i < fph->size; i++) {
-		ret = rhltable_insert(&fprobe_ip_table, &fph->array[i].hlist,
-				      fprobe_rht_params);
-		if (ret)
-			goto out_remove_nodes;
-		fprobe_ip_cache_update(fph->array[i].addr);
-	}
-
+	i = fprobe_insert_some(fph, 0, addrs, count, true, &ret);
+	if (ret)
+		goto out_remove_new;
 	ret = fprobe_add_ips(ftrace, addrs, count);
+	if (ret)
+		goto out_remove_new;
+	i = fprobe_insert_some(fph, 0, addrs, count, false, &ret);
 	if (!ret)
 		return 0;
 
-out_remove_nodes:
-	for (j = 0; j < i; j++) {
-		WRITE_ONCE(fph->array[j].fp, NULL);
-		rhltable_remove(&fprobe_ip_table, &fph->array[j].hlist,
-				fprobe_rht_params);
-		fprobe_ip_cache_update(fph->array[j].addr);
-	}
+	/* Some handlers of @fp may have run: see register_fprobe_ips(). */
+	fprobe_remove_ips(ftrace, addrs, count);
+	fprobe_remove_some(fph, i, addrs, count, false);
+	i = fph->size;
+out_remove_new:
+	fprobe_remove_some(fph, i, addrs, count, true);
 	return ret;
 }
 
@@ -1726,16 +1787,6 @@ out_free_filter:
 	ftrace_free_filter(ops);
 	kfree(ops);
 	return ret;
-}
-
-static int addrs_cmp(const void *a, const void *b)
-{
-	unsigned long addr_a = *(const unsigned long *)a;
-	unsigned long addr_b = *(const unsigned long *)b;
-
-	if (addr_a == addr_b)
-		return 0;
-	return addr_a < addr_b ? -1 : 1;
 }
 
 /*

@@ -1527,7 +1527,7 @@ int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn f
 	size_t i;
 	int err;
 
-	if (!rep || !rep->finished || !fn)
+	if (!rep || !rep->ready || !fn)
 		return -EINVAL;
 	for (i = 0; i < rep->nr_calls; i++) {
 		const struct fr_call *c = &rep->calls[i];

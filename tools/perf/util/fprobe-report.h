@@ -34,7 +34,7 @@ int  fprobe_report__write_folded(struct fprobe_report *rep, FILE *fp);
 int  fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *title);
 int  fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp);
 /*
- * After fprobe_report__finish(): @fn on each call the report keeps (its
+ * After fprobe_report__finish() succeeded: @fn on each call the report keeps (its
  * filters passed, at most max_depth levels deep), with the cookie it was
  * added with and its nesting level (1 for the outermost), by thread and
  * time; a non-zero return of @fn stops the walk and is returned.

@@ -193,8 +193,9 @@ check_filters() {
 	fi
 
 	# --calls lists what the tree shows: with --max-depth 1, the reads
-	# without the vfs_read nested in each
-	perf fprobe record ${opt:+"$opt"} -a ksys_read -a vfs_read -o "$data" -- \
+	# without the vfs_read nested in each (ksys_pread64 too: a dynamic
+	# loader reads its libraries with pread64)
+	perf fprobe record ${opt:+"$opt"} -a ksys_read -a ksys_pread64 -a vfs_read -o "$data" -- \
 		dd if=/dev/zero of=/dev/null bs=1 count=20 2>"$tmpdir/record.err" ||
 		{ cat "$tmpdir/record.err"; fail "perf fprobe record ksys_read vfs_read"; return; }
 	perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>/dev/null ||
