@@ -7,7 +7,6 @@
 
 #include <kunit/visibility.h>
 #include <linux/bits.h>
-#include <linux/bsearch.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
 #include <linux/hash.h>
@@ -1447,23 +1446,33 @@ static int addrs_cmp(const void *a, const void *b)
 }
 
 /*
- * Insert the nodes of @fph at the addresses of @addrs (@count of them,
- * sorted), or at the others, from the @start-th node on; stop at the first
- * failure. Return how far it got: the index after the last node looked at,
- * and the error in *@err.
+ * Whether @addr is one of the @count sorted @addrs, for a walk of the nodes
+ * of an fprobe_hlist in order (they are sorted too, see fprobe_init()): *@k
+ * goes along @addrs, from 0 at the first node.
  */
-static int fprobe_insert_some(struct fprobe_hlist *fph, int start,
-			      unsigned long *addrs, int count, bool in_addrs,
-			      int *err)
+static bool fprobe_addr_listed(unsigned long addr, const unsigned long *addrs,
+			       int count, int *k)
 {
-	int i;
+	while (*k < count && addrs[*k] < addr)
+		(*k)++;
+	return *k < count && addrs[*k] == addr;
+}
+
+/*
+ * Insert the nodes of @fph at the addresses of @addrs (@count of them,
+ * sorted), or at the others (@in_addrs false); stop at the first failure.
+ * Return the index after the last node looked at, and the error in *@err.
+ */
+static int fprobe_insert_some(struct fprobe_hlist *fph, unsigned long *addrs,
+			      int count, bool in_addrs, int *err)
+{
+	int i, k = 0;
 
 	*err = 0;
-	for (i = start; i < fph->size; i++) {
+	for (i = 0; i < fph->size; i++) {
 		unsigned long addr = fph->array[i].addr;
 
-		if (!!bsearch(&addr, addrs, count, sizeof(*addrs), addrs_cmp) !=
-		    in_addrs)
+		if (fprobe_addr_listed(addr, addrs, count, &k) != in_addrs)
 			continue;
 		*err = rhltable_insert(&fprobe_ip_table, &fph->array[i].hlist,
 				       fprobe_rht_params);
@@ -1478,13 +1487,12 @@ static int fprobe_insert_some(struct fprobe_hlist *fph, int start,
 static void fprobe_remove_some(struct fprobe_hlist *fph, int end,
 			       unsigned long *addrs, int count, bool in_addrs)
 {
-	int i;
+	int i, k = 0;
 
 	for (i = 0; i < end; i++) {
 		unsigned long addr = fph->array[i].addr;
 
-		if (!!bsearch(&addr, addrs, count, sizeof(*addrs), addrs_cmp) !=
-		    in_addrs)
+		if (fprobe_addr_listed(addr, addrs, count, &k) != in_addrs)
 			continue;
 		WRITE_ONCE(fph->array[i].fp, NULL);
 		rhltable_remove(&fprobe_ip_table, &fph->array[i].hlist,
@@ -1522,13 +1530,13 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 	}
 
 	fprobe_ip_cache_grow(fprobe_nr_addrs() + count);
-	i = fprobe_insert_some(fph, 0, addrs, count, true, &ret);
+	i = fprobe_insert_some(fph, addrs, count, true, &ret);
 	if (ret)
 		goto out_remove_new;
 	ret = fprobe_add_ips(ftrace, addrs, count);
 	if (ret)
 		goto out_remove_new;
-	i = fprobe_insert_some(fph, 0, addrs, count, false, &ret);
+	i = fprobe_insert_some(fph, addrs, count, false, &ret);
 	if (!ret)
 		return 0;
 
