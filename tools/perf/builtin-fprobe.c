@@ -5,8 +5,8 @@
  *
  * perf fprobe builds one probe per -a 'FUNC|GLOB [PARAM...]', checks the
  * functions against available_filter_functions and their parameters
- * against the DWARF of vmlinux, then records with perf record into a
- * perf.data file:
+ * against the DWARF of vmlinux (or its BTF, see fprobe__dwarf()), then
+ * records with perf record into a perf.data file:
  *
  *  - with the fprobe PMU (/sys/bus/event_source/devices/fprobe), one event
  *    per probe; each completed call is one sample whose raw data is a
@@ -21,7 +21,7 @@
  * perf fprobe report reads such a file back, pairs entry and exit samples
  * per thread (fallback path), turns each call into a struct fprobe_call
  * and hands it to util/fprobe-report.c for the tree, histograms and flame
- * graphs; --calls lists every call with its arguments by DWARF type.
+ * graphs; --calls lists every call with its arguments by type.
  */
 #include "builtin.h"
 
@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <linux/build_bug.h>
@@ -81,6 +82,7 @@
 #include "util/tool.h"
 #include "util/fprobe-call.h"
 #include "util/fprobe-decode.h"
+#include "util/fprobe-btf.h"
 #include "util/fprobe-dwarf.h"
 #include "util/fprobe-report.h"
 
@@ -108,7 +110,7 @@ struct fprobe_probe {
 struct fprobe_target_func {
 	char			*name;
 	struct fprobe_probe	*probe;
-	struct fprobe_func	*dwarf;		/* NULL: no DWARF */
+	struct fprobe_func	*dwarf;		/* NULL: neither DWARF nor BTF */
 	int			param_idx[FPROBE_CALL_MAX_ARGS];	/* -1: not had */
 	char			*event;		/* tracefs event name */
 	bool			added;		/* entry event in dynamic_events */
@@ -173,6 +175,9 @@ struct perf_fprobe {
 	/* probes and what they expand to */
 	struct fprobe_dwarf	*dwarf;
 	bool			dwarf_tried;
+	bool			use_btf;	/* --btf */
+	struct fprobe_btf	*btf;
+	bool			btf_tried;
 	struct strlist		*avail;
 	int			nr_funcs;
 	struct fprobe_target_func *funcs;
@@ -188,7 +193,14 @@ struct perf_fprobe {
 	struct fprobe_report	*rep;
 	struct hashmap		*tasks;
 	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
+	struct hashmap		*syms_by_addr;	/* kernel symbols of recorded ips */
+	bool			need_protos;	/* the output shows args or types */
 	const char		*stack_buf[FPROBE_MAX_STACK];
+	/* the callchain stack_buf was resolved from, while it is valid */
+	u64			last_chain[FPROBE_MAX_STACK];
+	u64			last_chain_nr;
+	u64			last_func;
+	u32			last_nr_stack;
 	struct fprobe_listed	*listed;
 	size_t			nr_listed;
 	size_t			alloc_listed;
@@ -225,6 +237,15 @@ static void fprobe__alarm(int sig __maybe_unused)
 static void fprobe__sigint(int sig __maybe_unused)
 {
 	fprobe_interrupted = 1;
+}
+
+/* Ctrl-C while reading a recording: stop reading, report what was read */
+static sig_atomic_t fprobe_report_interrupted;
+
+static void fprobe__report_sigint(int sig __maybe_unused)
+{
+	fprobe_report_interrupted = 1;
+	session_done = 1;
 }
 
 /* ---- traceable functions ---------------------------------------------- */
@@ -376,11 +397,17 @@ static int fprobe__list(struct perf_fprobe *fprobe)
 	return 0;
 }
 
-/* ---- DWARF -------------------------------------------------------------- */
+/* ---- DWARF and BTF ------------------------------------------------------ */
 
+/*
+ * Where the prototypes of traced functions come from: the DWARF of vmlinux
+ * (-k, or the running kernel's found where perf probe looks), else its BTF
+ * (/sys/kernel/btf/vmlinux, what distribution kernels ship); with --btf,
+ * BTF only (that of -k's vmlinux when given). One source for the whole run.
+ */
 static struct fprobe_dwarf *fprobe__dwarf(struct perf_fprobe *fprobe)
 {
-	if (!fprobe->dwarf_tried) {
+	if (!fprobe->dwarf_tried && !fprobe->use_btf) {
 		fprobe->dwarf_tried = true;
 		fprobe->dwarf = fprobe_dwarf__new(fprobe->vmlinux);
 		if (!fprobe->dwarf)
@@ -390,21 +417,108 @@ static struct fprobe_dwarf *fprobe__dwarf(struct perf_fprobe *fprobe)
 	return fprobe->dwarf;
 }
 
-static int fprobe__show_vars(struct perf_fprobe *fprobe)
+static struct fprobe_btf *fprobe__btf(struct perf_fprobe *fprobe)
+{
+	if (!fprobe->btf_tried) {
+		fprobe->btf_tried = true;
+		fprobe->btf = fprobe_btf__new(fprobe->use_btf ? fprobe->vmlinux : NULL);
+		if (!fprobe->btf)
+			pr_debug("no BTF: %s: %s\n", fprobe->use_btf && fprobe->vmlinux ?
+				 fprobe->vmlinux : "the running kernel's", strerror(errno));
+	}
+	return fprobe->btf;
+}
+
+/* Whether a source of prototypes can be read; said when there is none */
+static bool fprobe__have_protos(struct perf_fprobe *fprobe, const char *what)
+{
+	if (fprobe__dwarf(fprobe) ||
+	    ((fprobe->use_btf || !fprobe->vmlinux) && fprobe__btf(fprobe)))
+		return true;
+	if (fprobe->use_btf)
+		pr_err("%s: no BTF readable in %s\n", what,
+		       fprobe->vmlinux ?: "the running kernel (/sys/kernel/btf/vmlinux)");
+	else if (fprobe->vmlinux)
+		pr_err("%s: failed to read the DWARF of %s\n", what, fprobe->vmlinux);
+	else
+		pr_err("%s: the running kernel has neither the DWARF of its vmlinux nor BTF at hand (use -k/--vmlinux)\n",
+		       what);
+	return false;
+}
+
+/* What the prototype of @func (NULL: of any) is read from, for messages */
+static const char *fprobe__protos_desc(struct perf_fprobe *fprobe,
+				       const struct fprobe_func *func,
+				       char *buf, size_t size)
+{
+	if (func && !strcmp(func->source, "BTF") && fprobe->btf)
+		scnprintf(buf, size, "the BTF of %s", fprobe_btf__path(fprobe->btf));
+	else if (!func && fprobe->dwarf && fprobe->btf)
+		scnprintf(buf, size, "the DWARF of %s or the BTF of %s",
+			  fprobe_dwarf__path(fprobe->dwarf), fprobe_btf__path(fprobe->btf));
+	else if (fprobe->dwarf)
+		scnprintf(buf, size, "the DWARF of %s", fprobe_dwarf__path(fprobe->dwarf));
+	else if (fprobe->btf)
+		scnprintf(buf, size, "the BTF of %s", fprobe_btf__path(fprobe->btf));
+	else
+		scnprintf(buf, size, "no DWARF or BTF");
+	return buf;
+}
+
+/*
+ * The prototype of @name from DWARF or BTF; NULL with errno ENOENT: unknown,
+ * ENOTUNIQ: BTF has several of the name (see fprobe_btf__find_func())
+ */
+static struct fprobe_func *fprobe__find_func(struct perf_fprobe *fprobe,
+					     const char *name)
 {
 	struct fprobe_dwarf *dwarf = fprobe__dwarf(fprobe);
+	struct fprobe_btf *btf;
 	struct fprobe_func *func;
+
+	if (dwarf) {
+		func = fprobe_dwarf__find_func(dwarf, name);
+		/*
+		 * The running kernel's DWARF may lack a function its BTF has
+		 * (one whose DIE is not found by address): not a -k vmlinux's.
+		 */
+		if (func || (errno != ENOENT && errno != ENODATA) || fprobe->vmlinux)
+			return func;
+	}
+	btf = fprobe->use_btf || !fprobe->vmlinux ? fprobe__btf(fprobe) : NULL;
+	if (btf)
+		return fprobe_btf__find_func(btf, name);
+	errno = ENOENT;
+	return NULL;
+}
+
+/* After fprobe__find_func() failed with ENOTUNIQ */
+static void fprobe__say_notuniq(struct perf_fprobe *fprobe, const char *name)
+{
+	if (fprobe->dwarf)
+		pr_err("%s: %s has several functions of that name (ftrace probes them all by it): their parameters are not told apart\n",
+		       name, fprobe_dwarf__path(fprobe->dwarf));
+	else
+		pr_err("%s: the BTF of %s has functions of that name with different prototypes, and does not say which one is traced (read the DWARF of vmlinux with -k)\n",
+		       name, fprobe->btf ? fprobe_btf__path(fprobe->btf) : "");
+}
+
+static int fprobe__show_vars(struct perf_fprobe *fprobe)
+{
+	struct fprobe_func *func;
+	char desc[PATH_MAX + 32];
 	int i;
 
-	if (!dwarf) {
-		pr_err("failed to read the DWARF of %s (use -k/--vmlinux)\n",
-		       fprobe->vmlinux ?: "the running kernel's vmlinux");
+	if (!fprobe__have_protos(fprobe, "-V"))
+		return -1;
+	func = fprobe__find_func(fprobe, fprobe->show_vars);
+	if (!func && errno == ENOTUNIQ) {
+		fprobe__say_notuniq(fprobe, fprobe->show_vars);
 		return -1;
 	}
-	func = fprobe_dwarf__find_func(dwarf, fprobe->show_vars);
 	if (!func) {
 		pr_err("no function %s in %s\n", fprobe->show_vars,
-		       fprobe_dwarf__path(dwarf));
+		       fprobe__protos_desc(fprobe, NULL, desc, sizeof(desc)));
 		if (fprobe__load_avail(fprobe) == 0)
 			fprobe__suggest_funcs(fprobe, fprobe->show_vars);
 		return -1;
@@ -415,11 +529,17 @@ static int fprobe__show_vars(struct perf_fprobe *fprobe)
 		printf("%s%s %s", i ? ", " : "", func->params[i].type.name,
 		       func->params[i].name);
 	printf(")\n");
+	printf("  from %s\n", fprobe__protos_desc(fprobe, func, desc, sizeof(desc)));
 	for (i = 0; i < func->nr_params; i++) {
-		const struct fprobe_type *t = &func->params[i].type;
+		const struct fprobe_param *p = &func->params[i];
+		const struct fprobe_type *t = &p->type;
 
-		printf("  arg%d  %-16s %-24s %s\n", i + 1, func->params[i].name,
-		       t->name, fprobe_type__fetch_type(t));
+		if (p->arg < 0)
+			printf("  -     %-16s %-24s not captured: %s\n", p->name,
+			       t->name, p->no_arg);
+		else
+			printf("  arg%d  %-16s %-24s %s\n", p->arg + 1, p->name,
+			       t->name, fprobe_type__fetch_type(t));
 	}
 	printf("  return %-14s %-24s %s\n", "", func->ret.name,
 	       func->ret.kind == FPROBE_TYPE_VOID ? "-" :
@@ -623,43 +743,64 @@ static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 }
 
 /*
- * Find the named parameters of @f in DWARF. A function a glob matched may
- * lack some (or have no DWARF): it is traced without them, its
- * param_idx -1; fprobe__check_params() then wants each parameter had by
- * one match at least. A function named alone must have them all.
+ * Find the named parameters of @f in DWARF or BTF. A function a glob
+ * matched may lack some (or have no prototype): it is traced without them,
+ * its param_idx -1; fprobe__check_params() then wants each parameter had
+ * by one match at least. A function named alone must have them all, each
+ * in an argument register at the entry.
  */
 static int fprobe__resolve_params(struct perf_fprobe *fprobe,
 				  struct fprobe_target_func *f)
 {
 	struct fprobe_probe *probe = f->probe;
-	struct fprobe_dwarf *dwarf = fprobe__dwarf(fprobe);
 	bool glob = fprobe_probe__is_glob(probe);
+	char desc[PATH_MAX + 32];
 	int i;
 
-	if (dwarf)
-		f->dwarf = fprobe_dwarf__find_func(dwarf, f->name);
+	if (probe->nr_params) {
+		char what[256];
+
+		scnprintf(what, sizeof(what), "parameters of %s", f->name);
+		if (!fprobe__have_protos(fprobe, what))
+			return -1;
+	} else if (fprobe->pmu_type >= 0) {
+		/*
+		 * Only the tracefs events need a prototype without parameters
+		 * (the return's type): -a '*' looks up no DWARF of every
+		 * function; a report looks up those it shows.
+		 */
+		return 0;
+	}
+	f->dwarf = fprobe__find_func(fprobe, f->name);
+	if (!f->dwarf && errno == ENOMEM)
+		return -1;
 	if (!probe->nr_params)
 		return 0;
-	if (!dwarf) {
-		pr_err("parameters of %s need the DWARF of vmlinux: %s not readable (use -k/--vmlinux)\n",
-		       f->name, fprobe->vmlinux ?: "the running kernel's vmlinux");
-		return -1;
-	}
 	for (i = 0; i < probe->nr_params; i++)
 		f->param_idx[i] = -1;
 	if (!f->dwarf) {
 		if (glob)
 			return 0;
-		pr_err("%s has no DWARF description in %s\n", f->name,
-		       fprobe_dwarf__path(dwarf));
+		if (errno == ENOTUNIQ)
+			fprobe__say_notuniq(fprobe, f->name);
+		else
+			pr_err("%s has no description in %s\n", f->name,
+			       fprobe__protos_desc(fprobe, NULL, desc, sizeof(desc)));
 		return -1;
 	}
 
 	for (i = 0; i < probe->nr_params; i++) {
 		int idx = fprobe_func__param_index(f->dwarf, probe->params[i]);
+		const struct fprobe_param *p = idx < 0 ? NULL : &f->dwarf->params[idx];
 
-		if (idx < 0 && glob)
+		if ((!p || p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS) && glob)
 			continue;
+		if (p && p->arg < 0) {
+			pr_err("'%s' of %s cannot be captured: %s (from %s)\n",
+			       p->name, f->name, p->no_arg,
+			       fprobe__protos_desc(fprobe, f->dwarf, desc, sizeof(desc)));
+			return -1;
+		}
 		if (idx < 0) {
 			const char *cands[64];
 			int j, nr = min(f->dwarf->nr_params, 64);
@@ -671,14 +812,14 @@ static int fprobe__resolve_params(struct perf_fprobe *fprobe,
 					    "its parameters");
 			return -1;
 		}
-		if (idx >= FPROBE_CALL_MAX_ARGS) {
+		if (p->arg >= FPROBE_CALL_MAX_ARGS) {
 			pr_err("'%s' is argument %d of %s: only the first %d can be captured\n",
-			       probe->params[i], idx + 1, f->name,
+			       probe->params[i], p->arg + 1, f->name,
 			       FPROBE_CALL_MAX_ARGS);
 			return -1;
 		}
 		f->param_idx[i] = idx;
-		probe->nargs = max(probe->nargs, idx + 1);
+		probe->nargs = max(probe->nargs, p->arg + 1);
 	}
 	return 0;
 }
@@ -845,7 +986,7 @@ static int fprobe__add_events(struct perf_fprobe *fprobe)
 				continue;
 			p = &f->dwarf->params[f->param_idx[j]];
 			len += scnprintf(cmd + len, sizeof(cmd) - len, " %s=$arg%d:%s",
-					 p->name, f->param_idx[j] + 1,
+					 p->name, p->arg + 1,
 					 fprobe_type__fetch_type(&p->type));
 		}
 		err = fprobe__write_dynevent(cmd, false);
@@ -875,7 +1016,7 @@ static int fprobe__add_events(struct perf_fprobe *fprobe)
 				  fprobe_type__fetch_type(&f->dwarf->ret) : "x64");
 		err = fprobe__write_dynevent(cmd, false);
 		if (err && !f->dwarf) {
-			/* no DWARF: BTF may know that it returns void */
+			/* no prototype: the kernel's BTF may know that it returns void */
 			cmd[len] = '\0';
 			err = fprobe__write_dynevent(cmd, false);
 		}
@@ -1601,8 +1742,8 @@ static __u64 *sample_field(union perf_event *event, u64 type, u64 bit)
  * Give each paired exit sample of a tracefs recording the duration of its
  * call as period and the function as ip: perf report then ranks functions
  * by time. The data section is a plain sequence of records (perf record
- * without -z or --threads): it is read whole, and the changed fields are
- * written back in place.
+ * without -z or --threads): it is mapped shared, of any size, and the
+ * fields are changed in place.
  */
 static int fprobe__fixup_periods(const char *path)
 {
@@ -1612,7 +1753,8 @@ static int fprobe__fixup_periods(const char *path)
 	size_t nr = 0, alloc = 0, i;
 	struct hashmap *stacks = NULL;
 	struct perf_tool tool;
-	u64 off, size, pos;
+	u64 off, size, pos, map_off = 0, map_len = 0;
+	void *map = MAP_FAILED;
 	char *buf = NULL;
 	int fd = -1, err = -1;
 
@@ -1626,11 +1768,19 @@ static int fprobe__fixup_periods(const char *path)
 	off = session->header.data_offset;
 	size = session->header.data_size;
 	stacks = hashmap__new(tid_hash, tid_equal, NULL);
-	buf = malloc(size ?: 1);
 	fd = open(path, O_RDWR);
-	if (fd < 0 || IS_ERR(stacks) || !buf ||
-	    pread(fd, buf, size, off) != (ssize_t)size)
+	if (fd < 0 || IS_ERR(stacks))
 		goto out_free;
+	if (!size) {
+		err = 0;
+		goto out_free;
+	}
+	map_off = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
+	map_len = size + (off - map_off);
+	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, map_off);
+	if (map == MAP_FAILED)
+		goto out_free;
+	buf = (char *)map + (off - map_off);
 
 	for (pos = 0; pos + sizeof(struct perf_event_header) <= size;) {
 		union perf_event *event = (union perf_event *)(buf + pos);
@@ -1706,30 +1856,14 @@ static int fprobe__fixup_periods(const char *path)
 			hashmap__delete(stacks, key, NULL, NULL);
 	}
 
-	/* write back the samples whose fields changed */
-	for (i = 0; i < nr; i++) {
-		__u64 *fields[] = { fixes[i].period, fixes[i].ip };
-		size_t j;
-
-		if (!fixes[i].exit)
-			continue;
-		for (j = 0; j < ARRAY_SIZE(fields); j++) {
-			u64 at;
-
-			if (!fields[j])
-				continue;
-			at = off + ((char *)fields[j] - buf);
-			if (pwrite(fd, fields[j], sizeof(u64), at) != sizeof(u64))
-				goto out_free;
-		}
-	}
-	err = 0;
+	err = msync(map, map_len, MS_SYNC) ? -1 : 0;
 out_free:
+	if (map != MAP_FAILED)
+		munmap(map, map_len);
 	if (fd >= 0)
 		close(fd);
 	if (!IS_ERR_OR_NULL(stacks))
 		hashmap__free(stacks);
-	free(buf);
 	free(fixes);
 out_delete:
 	perf_session__delete(session);
@@ -1745,9 +1879,6 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 
 	signal(SIGINT, fprobe__sigint);
 	signal(SIGTERM, fprobe__sigint);
-	if (fprobe__prepare_probes(fprobe) < 0)
-		return -1;
-
 	if (!fprobe->force_tracefs)
 		pmu = perf_pmus__find("fprobe");
 	fprobe->pmu_type = pmu ? (int)pmu->type : -1;
@@ -1755,6 +1886,8 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
 		return -1;
 	}
+	if (fprobe__prepare_probes(fprobe) < 0)
+		return -1;
 
 	if (pmu) {
 		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
@@ -1841,30 +1974,62 @@ static bool name_equal(long a, long b, void *ctx __maybe_unused)
 	return !strcmp((const char *)a, (const char *)b);
 }
 
-/* The DWARF of a recorded function, looked up once */
+/* The prototype of a recorded function, looked up once */
 static struct fprobe_func *fprobe__func_dwarf(struct perf_fprobe *fprobe,
 					      const char *name)
 {
-	struct fprobe_dwarf *dwarf;
 	struct fprobe_func *func = NULL;
 	char *key;
 
-	if (!name)
+	if (!name || !fprobe->need_protos)
 		return NULL;
 	if (hashmap__find(fprobe->funcs_by_name, name, &func))
 		return func;
-	dwarf = fprobe__dwarf(fprobe);
-	if (dwarf)
-		func = fprobe_dwarf__find_func(dwarf, name);
+	func = fprobe__find_func(fprobe, name);
 	key = strdup(name);
 	if (key && hashmap__add(fprobe->funcs_by_name, key, func) < 0)
 		free(key);
 	return func;
 }
 
-static const char *kernel_sym_name(struct machine *machine, u64 addr)
+static size_t addr_hash(long key, void *ctx __maybe_unused)
 {
-	struct symbol *sym = machine__find_kernel_symbol(machine, addr, NULL);
+	return key;
+}
+
+static bool addr_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+/*
+ * The kernel symbol at @addr, looked up once: callchains repeat the same
+ * few return addresses, and the symbols' tree walk was most of a report.
+ */
+static struct symbol *fprobe__kernel_sym(struct perf_fprobe *fprobe,
+					 struct machine *machine, u64 addr)
+{
+	struct symbol *sym;
+
+	if (!fprobe->syms_by_addr) {
+		fprobe->syms_by_addr = hashmap__new(addr_hash, addr_equal, NULL);
+		if (IS_ERR(fprobe->syms_by_addr))
+			fprobe->syms_by_addr = NULL;
+	}
+	/* a hashmap key is a long: no cache for an address wider */
+	if (fprobe->syms_by_addr && addr == (unsigned long)addr &&
+	    hashmap__find(fprobe->syms_by_addr, addr, &sym))
+		return sym;
+	sym = machine__find_kernel_symbol(machine, addr, NULL);
+	if (fprobe->syms_by_addr && addr == (unsigned long)addr)
+		hashmap__add(fprobe->syms_by_addr, addr, sym);	/* or look up again */
+	return sym;
+}
+
+static const char *kernel_sym_name(struct perf_fprobe *fprobe,
+				   struct machine *machine, u64 addr)
+{
+	struct symbol *sym = fprobe__kernel_sym(fprobe, machine, addr);
 
 	return sym ? sym->name : NULL;
 }
@@ -1882,26 +2047,28 @@ static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
 
 	if (!chain)
 		return 0;
-	func_sym = machine__find_kernel_symbol(machine, func, NULL);
+	/* the calls of a recording mostly come from where the one before came */
+	if (chain->nr == fprobe->last_chain_nr && func == fprobe->last_func &&
+	    !memcmp(chain->ips, fprobe->last_chain, chain->nr * sizeof(u64)))
+		return fprobe->last_nr_stack;
+	fprobe->last_chain_nr = 0;
+	func_sym = fprobe__kernel_sym(fprobe, machine, func);
 	for (i = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
 		u64 ip = chain->ips[i];
 		struct symbol *sym;
-		struct map *map = NULL;
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (ip == PERF_CONTEXT_USER)
 				break;
 			continue;
 		}
-		sym = machine__find_kernel_symbol(machine, ip, &map);
+		sym = fprobe__kernel_sym(fprobe, machine, ip);
 		/* the probed function itself, and the handler frames below it */
 		if (skip) {
 			if (sym && sym == func_sym)
 				skip = false;
-			map__put(map);
 			continue;
 		}
-		map__put(map);
 		inner_first[n++] = sym ? sym->name : "[unknown]";
 	}
 	/* no frame of the probed function: take the chain as it is */
@@ -1914,11 +2081,17 @@ static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
 					break;
 				continue;
 			}
-			inner_first[n++] = kernel_sym_name(machine, ip) ?: "[unknown]";
+			inner_first[n++] = kernel_sym_name(fprobe, machine, ip) ?: "[unknown]";
 		}
 	}
 	for (i = 0; i < n; i++)
 		fprobe->stack_buf[i] = inner_first[n - 1 - i];
+	if (chain->nr <= FPROBE_MAX_STACK) {
+		memcpy(fprobe->last_chain, chain->ips, chain->nr * sizeof(u64));
+		fprobe->last_chain_nr = chain->nr;
+		fprobe->last_func = func;
+		fprobe->last_nr_stack = n;
+	}
 	return n;
 }
 
@@ -2094,7 +2267,7 @@ static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sa
 		fprobe->nr_bad++;
 		return 0;
 	}
-	call.name = kernel_sym_name(machine, call.func);
+	call.name = kernel_sym_name(fprobe, machine, call.func);
 	call.pid = sample->pid;
 	call.tid = sample->tid;
 	call.cpu = sample->cpu;
@@ -2104,11 +2277,20 @@ static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sa
 	mask = call.nargs ? (1U << call.nargs) - 1 : 0;
 	/*
 	 * The event captures the same number of arguments for every function
-	 * of its glob: beyond the parameters of this one, they are registers
-	 * it does not take.
+	 * of its glob: the registers that hold none of this one's parameters
+	 * (beyond them, or the halves of a struct by value) are not shown.
 	 */
-	if (dwarf && dwarf->nr_params < FPROBE_CALL_MAX_ARGS)
-		mask &= (1U << dwarf->nr_params) - 1;
+	if (dwarf) {
+		u32 had = 0;
+		int i;
+
+		for (i = 0; i < dwarf->nr_params; i++) {
+			if (dwarf->params[i].arg >= 0 &&
+			    dwarf->params[i].arg < FPROBE_CALL_MAX_ARGS)
+				had |= 1U << dwarf->params[i].arg;
+		}
+		mask &= had;
+	}
 	return fprobe__emit(fprobe, &call, mask, dwarf);
 }
 
@@ -2134,7 +2316,7 @@ static int fprobe__tp_entry(struct perf_fprobe *fprobe, struct evsel *evsel,
 	p = &task->stack[task->nr];
 	memset(p, 0, sizeof(*p));
 	p->call.func = evsel__intval(evsel, sample, "__probe_ip");
-	p->call.name = kernel_sym_name(machine, p->call.func);
+	p->call.name = kernel_sym_name(fprobe, machine, p->call.func);
 	p->call.entry_time = sample->time;
 	p->call.depth = task->nr;
 	p->call.flags = FPROBE_CALL_ENTRY;
@@ -2149,6 +2331,9 @@ static int fprobe__tp_entry(struct perf_fprobe *fprobe, struct evsel *evsel,
 
 		if (p->dwarf) {
 			idx = fprobe_func__param_index(p->dwarf, info->field_names[i]);
+			if (idx < 0)
+				continue;
+			idx = p->dwarf->params[idx].arg;
 			if (idx < 0 || idx >= FPROBE_CALL_MAX_ARGS)
 				continue;
 		}
@@ -2190,7 +2375,7 @@ static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
 		/* its entry was lost, or came before the recording */
 		memset(&call, 0, sizeof(call));
 		call.func = func;
-		call.name = kernel_sym_name(machine, func);
+		call.name = kernel_sym_name(fprobe, machine, func);
 		call.ret_ip = evsel__intval(evsel, sample, "__probe_ret_ip");
 		call.retval = retval;
 		call.entry_time = sample->time;
@@ -2313,8 +2498,8 @@ static void fprobe__print_call(const struct fprobe_listed *l, const char *comm, 
 
 		if (!(l->arg_mask & (1U << a)))
 			continue;
-		if (l->dwarf && (int)a < l->dwarf->nr_params)
-			p = &l->dwarf->params[a];
+		if (l->dwarf)
+			p = fprobe_func__param_at(l->dwarf, a);
 		fprintf(fp, "%s", first ? "" : ", ");
 		first = false;
 		if (p)
@@ -2490,11 +2675,17 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		goto out_free;
 	}
 
+	fprobe_report_interrupted = 0;
+	signal(SIGINT, fprobe__report_sigint);
 	ret = perf_session__process_events(session);
-	if (ret) {
+	signal(SIGINT, SIG_DFL);
+	if (ret && !fprobe_report_interrupted) {
 		pr_err("failed to process the events of %s\n", input);
 		goto out_free;
 	}
+	if (fprobe_report_interrupted)
+		pr_warning("perf fprobe: interrupted: the report covers the part of %s read\n",
+			   input);
 	ret = fprobe__flush_all(fprobe);
 	if (!ret)
 		ret = fprobe_report__finish(fprobe->rep);
@@ -2625,8 +2816,10 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 		}
 		hashmap__free(fprobe->funcs_by_name);
 	}
+	hashmap__free(fprobe->syms_by_addr);
 	machine__delete(fprobe->machine);
 	fprobe_dwarf__delete(fprobe->dwarf);
+	fprobe_btf__delete(fprobe->btf);
 }
 
 int cmd_fprobe(int argc, const char **argv)
@@ -2644,8 +2837,10 @@ int cmd_fprobe(int argc, const char **argv)
 	OPT_INCR('v', "verbose", &verbose, "Be more verbose"),
 	OPT_STRING('k', "vmlinux", &fprobe.vmlinux, "file",
 		   "vmlinux with DWARF (default: the running kernel's)"),
+	OPT_BOOLEAN(0, "btf", &fprobe.use_btf,
+		    "Read prototypes from BTF, not DWARF (-k's, else the kernel's)"),
 	OPT_STRING('V', "vars", &fprobe.show_vars, "func",
-		   "Show the parameters of a function and their types, from DWARF"),
+		   "Show a function's parameters, types and registers, from DWARF or BTF"),
 	OPT_STRING_OPTARG('l', "list", &fprobe.list_glob, "glob",
 			  "List traceable functions (matching a glob)", "*"),
 	OPT_END()
@@ -2733,6 +2928,16 @@ int cmd_fprobe(int argc, const char **argv)
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
 		goto out;
+	/*
+	 * -k names the kernel's symbols too, as perf report's and perf
+	 * script's do: a recording read on another machine would otherwise
+	 * be symbolized with that machine's /proc/kallsyms.
+	 */
+	if (fprobe.vmlinux)
+		symbol_conf.vmlinux_name = fprobe.vmlinux;
+	/* the prototypes of traced functions are read only to show them */
+	fprobe.need_protos = fprobe.live || fprobe.errors ||
+			     fprobe.outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
 
 	if (fprobe.min_latency_str &&
 	    parse_latency(fprobe.min_latency_str, &fprobe.ropts.min_latency) < 0) {

@@ -760,6 +760,90 @@ static int test__fprobe_report_filters(struct test_suite *test __maybe_unused,
 	return check_report(&opts, fprobe_report__print_tree, expected_tid_tree);
 }
 
+/*
+ * @n calls of vfs_read, of 100 us + 100 ns * i, in shuffled order; the
+ * tree's vfs_read line
+ */
+static char *p99_tree_line(int n)
+{
+	struct fprobe_report_opts opts = { .tid = -1, };
+	struct fprobe_report *rep = fprobe_report__new(&opts);
+	char *out = NULL, *line = NULL, *end;
+	int i;
+
+	if (!rep)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		/* i * 7 mod n visits every i once: n is not a multiple of 7 */
+		u64 k = (u64)i * 7 % n;
+		struct fprobe_call call = {
+			.func		= 0xffffffff81000000ULL,
+			.name		= "vfs_read",
+			.entry_time	= 1000000 * (u64)i,
+			.duration	= 100000 + 100 * k,
+			.flags		= FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT,
+			.pid		= 100,
+			.tid		= 100,
+		};
+
+		if (fprobe_report__add(rep, &call))
+			goto out;
+	}
+	if (fprobe_report__finish(rep))
+		goto out;
+	out = report_output(rep, fprobe_report__print_tree);
+	line = out ? strstr(out, "\n  ") : NULL;
+	while (line && !strstr(line, "vfs_read"))
+		line = strstr(line + 1, "\n  ");
+	if (line) {
+		end = strchr(line + 1, '\n');
+		line = strndup(line + 1, end ? (size_t)(end - line - 1) : strlen(line + 1));
+	}
+out:
+	free(out);
+	fprobe_report__delete(rep);
+	return line;
+}
+
+static int test__fprobe_report_p99(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	/* total (and self: no nested calls), avg, max and p99 */
+	static const struct {
+		int		n;
+		const char	*total, *avg, *max, *p99;
+	} cases[] = {
+		/* 256 calls: exact, the 254th smallest */
+		{ 256,  "28.864 ms",  "112.750 us", "125.500 us", "125.300 us" },
+		/*
+		 * 1000: from the buckets. The exact p99, the 990th smallest, is
+		 * 198.900 us; its bucket (1024 ns wide from 131.072 us, 1/128
+		 * of it) ends at 195 * 1024 - 1 ns.
+		 */
+		{ 1000, "149.950 ms", "149.950 us", "199.900 us", "199.679 us" },
+		/* 101: exact, the 100th smallest */
+		{ 101,  "10.605 ms",  "105.000 us", "110.000 us", "109.900 us" },
+	};
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *line = p99_tree_line(cases[i].n);
+
+		snprintf(want, sizeof(want), "%10d %11s %11s %11s %11s %11s  vfs_read",
+			 cases[i].n, cases[i].total, cases[i].total, cases[i].avg,
+			 cases[i].max, cases[i].p99);
+		if (!line || strcmp(line, want)) {
+			pr_debug("%d calls: expected\n%s\ngot\n%s\n", cases[i].n,
+				 want, line ?: "(none)");
+			free(line);
+			return TEST_FAIL;
+		}
+		free(line);
+	}
+	return TEST_OK;
+}
+
 static struct test_case tests__fprobe_report[] = {
 	/* "fprobe report" in each, so that perf test 'fprobe report' runs them all */
 	TEST_CASE("fprobe report: PMU record decoding", fprobe_report_decode),
@@ -770,6 +854,7 @@ static struct test_case tests__fprobe_report[] = {
 	TEST_CASE("fprobe report: Chrome trace events", fprobe_report_chrome),
 	TEST_CASE("fprobe report: calls without entry or exit", fprobe_report_partial),
 	TEST_CASE("fprobe report: latency, depth and thread filters", fprobe_report_filters),
+	TEST_CASE("fprobe report: p99 exact, then from log-linear buckets", fprobe_report_p99),
 	{	.name = NULL, }
 };
 

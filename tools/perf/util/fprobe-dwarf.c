@@ -6,8 +6,19 @@
  *
  * A traced function is found by its symbol in vmlinux, its subprogram DIE
  * by address (as debuginfo__find_probe_point() does), and its formal
- * parameters are the children of that DIE, in order: parameter i is
- * argument register i at the function entry.
+ * parameters are the children of that DIE, in order.
+ *
+ * fprobe reads them at the ftrace call site, the first instruction, before
+ * the prologue: there every parameter is where the caller put it, by the
+ * calling convention (fprobe_abi__place()), and that is where they are
+ * taken from. The DW_AT_location of a parameter describes the body: gcc
+ * gives a frame slot or the register the prologue moves the value into
+ * for the whole function (ip_rt_update_pmtu()'s dst "in %rbp"), so it
+ * would be wrong at the entry. Only for a clone the compiler made
+ * (name.isra.0, .constprop.0, .part.0), whose convention is its own, is
+ * the location evaluated at the entry, as probe-finder does at a probe
+ * point: a parameter is captured when it is whole in an argument register
+ * there.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/zalloc.h>
 
 #include "debug.h"
@@ -25,16 +38,27 @@
 #include "symbol.h"
 #include "fprobe-dwarf.h"
 
+#include <elf.h>
+#ifndef EM_AARCH64
+#define EM_AARCH64	183
+#endif
+#ifndef EM_RISCV
+#define EM_RISCV	243
+#endif
+
 #ifdef HAVE_DWARF_SUPPORT
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include "dwarf-aux.h"
+#include "hashmap.h"
 #endif
 
 #ifdef HAVE_DWARF_SUPPORT
 struct fprobe_dwarf {
 	struct debuginfo	*dinfo;
 	char			*path;
+	unsigned int		machine;	/* ELF e_machine of vmlinux */
+	struct hashmap		*syms;		/* function name -> address */
 };
 
 const char *fprobe_dwarf__default_vmlinux(void)
@@ -62,6 +86,17 @@ const char *fprobe_dwarf__default_vmlinux(void)
 	return NULL;
 }
 
+static unsigned int fprobe_dwarf__machine(struct debuginfo *dinfo)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(dinfo->mod, &bias);
+	GElf_Ehdr ehdr;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr))
+		return EM_NONE;
+	return ehdr.e_machine;
+}
+
 struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux)
 {
 	struct fprobe_dwarf *fd;
@@ -83,6 +118,7 @@ struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux)
 		errno = ENODATA;
 		return NULL;
 	}
+	fd->machine = fprobe_dwarf__machine(fd->dinfo);
 	return fd;
 }
 
@@ -90,6 +126,7 @@ void fprobe_dwarf__delete(struct fprobe_dwarf *fd)
 {
 	if (!fd)
 		return;
+	hashmap__free(fd->syms);
 	debuginfo__delete(fd->dinfo);
 	free(fd->path);
 	free(fd);
@@ -100,13 +137,32 @@ const char *fprobe_dwarf__path(const struct fprobe_dwarf *fd)
 	return fd->path;
 }
 
-/* The address of the function symbol @name in the symbol table */
-static int fprobe_dwarf__symbol_addr(struct fprobe_dwarf *fd, const char *name,
-				     Dwarf_Addr *addr)
+static size_t fd_name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool fd_name_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+/*
+ * The function symbols of vmlinux by name, read once: a glob matching
+ * thousands of functions looks each one up. A name had by functions at
+ * several addresses (static functions of several files) maps to 0: ftrace
+ * probes them all by that name, and they need not have one prototype.
+ */
+static int fprobe_dwarf__index_syms(struct fprobe_dwarf *fd)
 {
 	Dwfl_Module *mod = fd->dinfo->mod;
-	int i, n = dwfl_module_getsymtab(mod);
+	int i, err, n = dwfl_module_getsymtab(mod);
 
+	fd->syms = hashmap__new(fd_name_hash, fd_name_equal, NULL);
+	if (IS_ERR(fd->syms)) {
+		fd->syms = NULL;
+		return -ENOMEM;
+	}
 	for (i = 1; i < n; i++) {
 		const char *sname;
 		GElf_Sym sym;
@@ -115,12 +171,45 @@ static int fprobe_dwarf__symbol_addr(struct fprobe_dwarf *fd, const char *name,
 		sname = dwfl_module_getsym_info(mod, i, &sym, &saddr,
 						NULL, NULL, NULL);
 		if (!sname || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_shndx == SHN_UNDEF || strcmp(sname, name))
+		    sym.st_shndx == SHN_UNDEF)
 			continue;
-		*addr = saddr;
-		return 0;
+		/* the symbol table's strings live as long as the module */
+		err = hashmap__add(fd->syms, sname, saddr);
+		if (err == -EEXIST) {
+			unsigned long other;
+
+			hashmap__find(fd->syms, sname, &other);
+			if (other == saddr)
+				continue;
+			err = hashmap__set(fd->syms, sname, 0, NULL, NULL);
+		}
+		if (err)
+			return err;
 	}
-	return -ENOENT;
+	return 0;
+}
+
+/* The address of the function symbol @name in the symbol table */
+static int fprobe_dwarf__symbol_addr(struct fprobe_dwarf *fd, const char *name,
+				     Dwarf_Addr *addr)
+{
+	unsigned long saddr;
+	int err;
+
+	if (!fd->syms) {
+		err = fprobe_dwarf__index_syms(fd);
+		if (err) {
+			hashmap__free(fd->syms);
+			fd->syms = NULL;
+			return err;
+		}
+	}
+	if (!hashmap__find(fd->syms, name, &saddr))
+		return -ENOENT;
+	if (!saddr)
+		return -ENOTUNIQ;
+	*addr = saddr;
+	return 0;
 }
 
 static void fprobe_type__collect_enums(struct fprobe_type *type,
@@ -182,6 +271,7 @@ static int fprobe_type__init(struct fprobe_type *type, Dwarf_Die *die)
 
 	type->kind = FPROBE_TYPE_OTHER;
 	type->size = sizeof(u64);
+	type->full_size = sizeof(u64);
 	if (!die_get_real_type(die, &rdie))
 		return 0;
 
@@ -205,28 +295,127 @@ static int fprobe_type__init(struct fprobe_type *type, Dwarf_Die *die)
 		else if (enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char ||
 			 enc == DW_ATE_UTF)
 			type->kind = FPROBE_TYPE_UNSIGNED;
+		else if (enc == DW_ATE_float || enc == DW_ATE_complex_float)
+			type->kind = FPROBE_TYPE_FLOAT;
 		break;
 	default:
 		break;
 	}
 	size = dwarf_bytesize(&rdie);
+	if (size > 0)
+		type->full_size = size;
 	if (size > 0 && size <= (int)sizeof(u64))
 		type->size = size;
 	return 0;
 }
 
-static void fprobe_type__exit(struct fprobe_type *type)
+/*
+ * The argument number of DWARF register @regno on @machine: 0 for the
+ * register of the first integer argument, -1 for one that holds none.
+ */
+static int fprobe_dwarf__arg_of_reg(unsigned int machine, unsigned int regno)
 {
-	int i;
+	/* %di, %si, %dx, %cx, %r8, %r9 */
+	static const unsigned int x86_64[] = { 5, 4, 1, 2, 8, 9 };
+	size_t i;
 
-	for (i = 0; i < type->nr_enums; i++)
-		free(type->enums[i].name);
-	zfree(&type->enums);
-	zfree(&type->name);
+	switch (machine) {
+	case EM_X86_64:
+		for (i = 0; i < ARRAY_SIZE(x86_64); i++) {
+			if (x86_64[i] == regno)
+				return i;
+		}
+		return -1;
+	case EM_AARCH64:	/* x0 - x7 */
+		return regno <= 7 ? (int)regno : -1;
+	case EM_RISCV:		/* a0 - a7 are x10 - x17 */
+		return regno >= 10 && regno <= 17 ? (int)regno - 10 : -1;
+	default:
+		return -1;
+	}
 }
 
-static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die)
+/*
+ * The ftrace call site of a function: its first instructions (a call to
+ * __fentry__, after an endbr64 with IBT; a few words on arm64 and RISC-V),
+ * where the parameters are still in the argument registers.
+ */
+#define FPROBE_ENTRY_SITE	16
+
+/*
+ * The location expression of the parameter whose DW_AT_location is @attr
+ * at the entry @entry: the one given at the lowest address of the ftrace
+ * call site or covering it. The compiler may start the list after the
+ * call to __fentry__, or give the register only by an empty range at the
+ * entry: both still say where the value is passed.
+ */
+static int fprobe_param__entry_location(Dwarf_Attribute *attr, Dwarf_Addr entry,
+					Dwarf_Op **expr, size_t *nexpr)
 {
+	Dwarf_Addr base, start, end, best = 0;
+	Dwarf_Op *op;
+	ptrdiff_t off = 0;
+	size_t nop;
+	bool found = false;
+
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &op, &nop)) > 0) {
+		if (start > entry + FPROBE_ENTRY_SITE || (end <= entry && start != entry))
+			continue;
+		if (start < entry)
+			start = entry;
+		if (!found || start < best) {
+			found = true;
+			best = start;
+			*expr = op;
+			*nexpr = nop;
+		}
+	}
+	return found && *nexpr ? 0 : -ENOENT;
+}
+
+/*
+ * Where the parameter @die of a clone is at the entry address @entry: its
+ * argument register in param->arg, or -1 and why not in param->no_arg.
+ */
+static void fprobe_param__locate(struct fprobe_param *param, Dwarf_Die *die,
+				 Dwarf_Addr entry, unsigned int machine)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *expr = NULL;
+	size_t nexpr = 0;
+	unsigned int atom, regno;
+
+	param->arg = -1;
+	if (!dwarf_attr(die, DW_AT_location, &attr)) {
+		param->no_arg = "optimized out of this compiler-made clone";
+		return;
+	}
+	if (fprobe_param__entry_location(&attr, entry, &expr, &nexpr) < 0) {
+		param->no_arg = "not available at the entry of this compiler-made clone";
+		return;
+	}
+	atom = expr[0].atom;
+	if (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) {
+		regno = atom - DW_OP_reg0;
+	} else if (atom == DW_OP_regx) {
+		regno = expr[0].number;
+	} else {
+		param->no_arg = "in no register at the entry of this compiler-made clone";
+		return;
+	}
+	if (nexpr > 1) {
+		param->no_arg = "in pieces in several registers (a struct by value)";
+		return;
+	}
+	param->arg = fprobe_dwarf__arg_of_reg(machine, regno);
+	if (param->arg < 0)
+		param->no_arg = "in no argument register at the entry of this compiler-made clone";
+}
+
+static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die,
+				  unsigned int machine, int *next)
+{
+	bool clone = strchr(func->name, '.');
 	struct fprobe_param *params, *param;
 	const char *name = dwarf_diename(die);
 	char anon[16];
@@ -245,6 +434,11 @@ static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die)
 		free(param->name);
 		return -ENOMEM;
 	}
+	if (clone)
+		fprobe_param__locate(param, die, func->addr, machine);
+	else
+		param->arg = fprobe_abi__place(machine, &param->type, next,
+					       &param->no_arg);
 	func->nr_params++;
 	return 0;
 }
@@ -253,11 +447,13 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
 					    const char *name)
 {
 	Dwarf_Die cu_die, sp_die, child;
-	Dwarf_Addr addr;
+	Dwarf_Addr addr = 0;
 	struct fprobe_func *func;
+	int err, next = 0;
 
-	if (fprobe_dwarf__symbol_addr(fd, name, &addr) < 0) {
-		errno = ENOENT;
+	err = fprobe_dwarf__symbol_addr(fd, name, &addr);
+	if (err < 0) {
+		errno = -err;
 		return NULL;
 	}
 	addr -= fd->dinfo->bias;
@@ -274,6 +470,7 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
 		return NULL;
 	func->name = strdup(name);
 	func->addr = addr;
+	func->source = "DWARF";
 	if (!func->name || fprobe_type__init(&func->ret, &sp_die) < 0)
 		goto out_nomem;
 
@@ -281,7 +478,7 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
 		do {
 			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
 				continue;
-			if (fprobe_func__add_param(func, &child) < 0)
+			if (fprobe_func__add_param(func, &child, fd->machine, &next) < 0)
 				goto out_nomem;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
@@ -317,7 +514,9 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd __maybe_unus
 	return NULL;
 }
 
-static void fprobe_type__exit(struct fprobe_type *type)
+#endif /* HAVE_DWARF_SUPPORT */
+
+void fprobe_type__exit(struct fprobe_type *type)
 {
 	int i;
 
@@ -326,7 +525,6 @@ static void fprobe_type__exit(struct fprobe_type *type)
 	zfree(&type->enums);
 	zfree(&type->name);
 }
-#endif /* HAVE_DWARF_SUPPORT */
 
 void fprobe_func__delete(struct fprobe_func *func)
 {
@@ -353,6 +551,72 @@ int fprobe_func__param_index(const struct fprobe_func *func, const char *name)
 			return i;
 	}
 	return -1;
+}
+
+int fprobe_abi__place(unsigned int machine, const struct fprobe_type *type,
+		      int *next, const char **why)
+{
+	int nr_regs, regs = (type->full_size + sizeof(u64) - 1) / sizeof(u64);
+	bool byref;
+
+	switch (machine) {
+	case EM_X86_64:
+		nr_regs = 6;
+		byref = false;	/* a struct of more than 16 bytes: on the stack */
+		break;
+	case EM_AARCH64:
+	case EM_RISCV:
+		nr_regs = 8;
+		byref = true;	/* ... its copy's address in a register */
+		break;
+	default:
+		*why = "placed by a calling convention perf does not know for this machine";
+		return -1;
+	}
+	if (type->kind == FPROBE_TYPE_FLOAT) {
+		*why = "in a floating point register";
+		return -1;
+	}
+	if (regs <= 1) {
+		/* a scalar, or a small struct whole in one register */
+		if (*next < nr_regs)
+			return (*next)++;
+		*why = "on the stack, beyond the argument registers";
+		return -1;
+	}
+	if (regs > 2) {
+		if (!byref) {
+			*why = "on the stack (a struct by value)";
+		} else if (*next < nr_regs) {
+			(*next)++;
+			*why = "passed by reference (a struct by value, its address)";
+		} else {
+			*why = "on the stack, beyond the argument registers";
+		}
+		return -1;
+	}
+	if (*next + regs > nr_regs) {
+		*why = "on the stack (a struct by value), the argument registers used up";
+		/* AAPCS64 and RISC-V take no register for what comes after */
+		if (byref)
+			*next = nr_regs;
+		return -1;
+	}
+	*next += regs;
+	*why = "in two registers (a struct by value)";
+	return -1;
+}
+
+const struct fprobe_param *fprobe_func__param_at(const struct fprobe_func *func,
+						 int arg)
+{
+	int i;
+
+	for (i = 0; i < func->nr_params; i++) {
+		if (func->params[i].arg == arg)
+			return &func->params[i];
+	}
+	return NULL;
 }
 
 const char *fprobe_type__fetch_type(const struct fprobe_type *type)
@@ -386,6 +650,7 @@ const char *fprobe_type__fetch_type(const struct fprobe_type *type)
 	case FPROBE_TYPE_VOID:
 	case FPROBE_TYPE_POINTER:
 	case FPROBE_TYPE_OTHER:
+	case FPROBE_TYPE_FLOAT:
 	default:
 		return "x64";
 	}
@@ -433,6 +698,7 @@ int fprobe_type__scnprintf(const struct fprobe_type *type, u64 val,
 		return scnprintf(buf, size, "void");
 	case FPROBE_TYPE_POINTER:
 	case FPROBE_TYPE_OTHER:
+	case FPROBE_TYPE_FLOAT:
 	default:
 		return scnprintf(buf, size, "%#" PRIx64, val);
 	}
@@ -462,6 +728,7 @@ bool fprobe_type__is_error(const struct fprobe_type *type, u64 val)
 	case FPROBE_TYPE_VOID:
 	case FPROBE_TYPE_BOOL:
 	case FPROBE_TYPE_OTHER:
+	case FPROBE_TYPE_FLOAT:
 	default:
 		return false;
 	}

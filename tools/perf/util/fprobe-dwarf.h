@@ -15,6 +15,7 @@ enum fprobe_type_kind {
 	FPROBE_TYPE_BOOL,
 	FPROBE_TYPE_ENUM,
 	FPROBE_TYPE_OTHER,	/* struct/union/array by value: shown as hex */
+	FPROBE_TYPE_FLOAT,	/* in a floating point register: not captured */
 };
 
 struct fprobe_enumerator {
@@ -25,7 +26,8 @@ struct fprobe_enumerator {
 struct fprobe_type {
 	char			*name;		/* C type name, e.g. "size_t" */
 	enum fprobe_type_kind	kind;
-	int			size;		/* bytes */
+	int			size;		/* bytes, at most 8: of the value shown */
+	int			full_size;	/* bytes of the whole value (a struct's) */
 	int			nr_enums;
 	struct fprobe_enumerator *enums;
 };
@@ -33,12 +35,20 @@ struct fprobe_type {
 struct fprobe_param {
 	char			*name;
 	struct fprobe_type	type;
+	/*
+	 * The argument register the value is in at the function's entry, 0
+	 * for the first (what the fprobe PMU captures as args[0] and an fprobe
+	 * event as $arg1); -1 when it is in none, no_arg says why.
+	 */
+	int			arg;
+	const char		*no_arg;
 };
 
-/* The DWARF view of one traceable function */
+/* The DWARF (or BTF) view of one traceable function */
 struct fprobe_func {
 	char			*name;
-	u64			addr;		/* link-time address */
+	u64			addr;		/* link-time address, 0 from BTF */
+	const char		*source;	/* "DWARF" or "BTF" */
 	struct fprobe_type	ret;
 	int			nr_params;
 	struct fprobe_param	*params;
@@ -49,7 +59,11 @@ struct fprobe_dwarf;
 struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux);
 void fprobe_dwarf__delete(struct fprobe_dwarf *fd);
 const char *fprobe_dwarf__path(const struct fprobe_dwarf *fd);
-/* The function named @name, NULL with errno = ENOENT if vmlinux has none */
+/*
+ * The function named @name, NULL with errno ENOENT if vmlinux has none,
+ * ENOTUNIQ if it has several of that name at different addresses (which
+ * one a call is, the name does not say), ENODATA if its DWARF lacks it
+ */
 struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
 					    const char *name);
 /* Path of the vmlinux of the running kernel, or NULL */
@@ -58,6 +72,20 @@ const char *fprobe_dwarf__default_vmlinux(void);
 void fprobe_func__delete(struct fprobe_func *func);
 /* Index of parameter @name, or -1 */
 int fprobe_func__param_index(const struct fprobe_func *func, const char *name);
+/* The parameter in argument register @arg (0 for the first), or NULL */
+const struct fprobe_param *fprobe_func__param_at(const struct fprobe_func *func,
+						 int arg);
+/* Free a type's strings (for a reader of another format filling one) */
+void fprobe_type__exit(struct fprobe_type *type);
+
+/*
+ * Place a parameter of @type passed to a function of the kernel built for
+ * @machine (an ELF EM_*) by its calling convention (x86-64 System V,
+ * AAPCS64, RISC-V LP64), *next argument registers being taken by those
+ * before it: its argument register, or -1 and why not in *why.
+ */
+int fprobe_abi__place(unsigned int machine, const struct fprobe_type *type,
+		      int *next, const char **why);
 
 /* Tracefs fetch type for a value of @type: "s32", "u64", "x64", ... */
 const char *fprobe_type__fetch_type(const struct fprobe_type *type);

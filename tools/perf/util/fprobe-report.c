@@ -27,8 +27,10 @@
  *
  * Each traced node sums the calls that took its path: count, total, self
  * (total minus the time of the traced calls nested in them), average, max
- * and p99 (nearest rank, exact). A frame node only sums the traced calls
- * below it.
+ * and p99 (nearest rank: exact up to FR_EXACT_DURS calls, then from
+ * log-linear buckets, within 1/128 of it, so that a node of a million calls
+ * keeps a few kilobytes rather than every duration). A frame node only
+ * sums the traced calls below it.
  *
  * opts->min_latency drops the calls shorter than it (and so the calls
  * nested in them) before nesting; opts->tid keeps one thread only;
@@ -44,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bits.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
 
@@ -100,6 +103,16 @@ struct fr_stack {
 	const char	*frames[];
 };
 
+/*
+ * p99 buckets: 2^FR_SUB_BITS per power of two of the duration (chunk 0
+ * holds 0 .. 2^FR_SUB_BITS - 1 ns exactly, chunk c >= 1 the durations
+ * whose top bit is bit c + FR_SUB_BITS - 1), allocated a chunk at a time.
+ */
+#define FR_SUB_BITS	7
+#define FR_SUB		BIT(FR_SUB_BITS)
+#define FR_NR_CHUNKS	(64 - FR_SUB_BITS + 1)
+#define FR_EXACT_DURS	256
+
 /* Latency statistics of a set of calls */
 struct fr_stats {
 	u64		count;
@@ -107,9 +120,10 @@ struct fr_stats {
 	u64		self;
 	u64		max;
 	u64		p99;
-	u64		*durs;		/* durations, until p99 is known */
+	u64		*durs;		/* the first FR_EXACT_DURS durations */
 	size_t		nr_durs;
 	size_t		alloc_durs;
+	u64		**chunks;	/* [FR_NR_CHUNKS][FR_SUB], beyond */
 };
 
 struct fr_func {
@@ -178,6 +192,7 @@ struct fprobe_report {
 	u64				no_exit;
 	u64				no_entry;
 	u64				nr_threads;
+	const struct fr_stack		*last_stack;	/* the last call's, interned */
 	bool				finished;	/* finish was called */
 	bool				ready;		/* and succeeded */
 };
@@ -321,10 +336,23 @@ static const char *fr_call_name(struct fprobe_report *rep, const struct fprobe_c
 static const struct fr_stack *fr_intern_stack(struct fprobe_report *rep,
 					      const struct fprobe_call *call)
 {
+	const struct fr_stack *last = rep->last_stack;
 	const struct fr_stack *ret = NULL;
 	struct fr_stack *stack;
 	size_t size;
 	u32 i;
+
+	/* calls of a recording mostly come from where the one before came */
+	if (last && last->nr == call->nr_stack) {
+		for (i = 0; i < last->nr; i++) {
+			const char *frame = call->stack[i];
+
+			if (strcmp(last->frames[i], frame && frame[0] ? frame : "[unknown]"))
+				break;
+		}
+		if (i == last->nr)
+			return last;
+	}
 
 	size = sizeof(*stack) + call->nr_stack * sizeof(char *);
 	stack = calloc(1, size);
@@ -339,6 +367,8 @@ static const struct fr_stack *fr_intern_stack(struct fprobe_report *rep,
 			goto out_free;
 	}
 	ret = fr_intern(rep, stack, size);
+	if (ret)
+		rep->last_stack = ret;
 out_free:
 	free(stack);
 	return ret;
@@ -363,10 +393,18 @@ static struct fr_func *fr_func__findnew(struct fprobe_report *rep, const char *n
 
 static void fr_stats__exit(struct fr_stats *st)
 {
+	int c;
+
 	free(st->durs);
 	st->durs = NULL;
 	st->nr_durs = 0;
 	st->alloc_durs = 0;
+	if (st->chunks) {
+		for (c = 0; c < FR_NR_CHUNKS; c++)
+			free(st->chunks[c]);
+		free(st->chunks);
+		st->chunks = NULL;
+	}
 }
 
 static void fr_func__free(void *val)
@@ -530,11 +568,73 @@ int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call
 	return 0;
 }
 
+/* The chunk and the bucket in it of @dur */
+static void fr_bucket_of(u64 dur, int *chunk, u32 *sub)
+{
+	int top;
+
+	if (dur < FR_SUB) {
+		*chunk = 0;
+		*sub = dur;
+		return;
+	}
+	top = 63 - __builtin_clzll(dur);
+	*chunk = top - FR_SUB_BITS + 1;
+	*sub = (dur >> (top - FR_SUB_BITS)) - FR_SUB;
+}
+
+/* The largest duration bucket @sub of @chunk holds */
+static u64 fr_bucket_last(int chunk, u32 sub)
+{
+	int shift;
+
+	if (!chunk)
+		return sub;
+	shift = chunk - 1;
+	return (((u64)(FR_SUB + sub) << shift) - 1) + ((u64)1 << shift);
+}
+
+static int fr_stats__bucket(struct fr_stats *st, u64 dur)
+{
+	u32 sub;
+	int c;
+
+	fr_bucket_of(dur, &c, &sub);
+	if (!st->chunks) {
+		st->chunks = calloc(FR_NR_CHUNKS, sizeof(*st->chunks));
+		if (!st->chunks)
+			return -ENOMEM;
+	}
+	if (!st->chunks[c]) {
+		st->chunks[c] = calloc(FR_SUB, sizeof(u64));
+		if (!st->chunks[c])
+			return -ENOMEM;
+	}
+	st->chunks[c][sub]++;
+	return 0;
+}
+
 static int fr_stats__add(struct fr_stats *st, u64 duration, u64 self)
 {
-	if (fr_grow(&st->durs, &st->alloc_durs, st->nr_durs, sizeof(u64)))
-		return -ENOMEM;
-	st->durs[st->nr_durs++] = duration;
+	size_t i;
+
+	if (st->nr_durs < FR_EXACT_DURS && !st->chunks) {
+		if (fr_grow(&st->durs, &st->alloc_durs, st->nr_durs, sizeof(u64)))
+			return -ENOMEM;
+		st->durs[st->nr_durs++] = duration;
+	} else {
+		/* one more than the exact ones: into buckets, all of them */
+		for (i = 0; i < st->nr_durs; i++) {
+			if (fr_stats__bucket(st, st->durs[i]))
+				return -ENOMEM;
+		}
+		free(st->durs);
+		st->durs = NULL;
+		st->nr_durs = 0;
+		st->alloc_durs = 0;
+		if (fr_stats__bucket(st, duration))
+			return -ENOMEM;
+	}
 	if (duration > st->max)
 		st->max = duration;
 	st->count++;
@@ -550,15 +650,32 @@ static int fr_u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* p99 by nearest rank: the smallest duration >= 99% of them */
+/*
+ * p99 by nearest rank: the smallest duration >= 99% of them; from the
+ * buckets, the last duration of the bucket holding it (no more than the
+ * max), so at most 1/FR_SUB above it.
+ */
 static void fr_stats__finish(struct fr_stats *st)
 {
-	size_t rank;
+	u64 rank, seen = 0;
+	u32 sub;
+	int c;
 
 	if (st->nr_durs) {
 		qsort(st->durs, st->nr_durs, sizeof(u64), fr_u64_cmp);
 		rank = (st->nr_durs * 99 + 99) / 100;
 		st->p99 = st->durs[rank - 1];
+	} else if (st->chunks) {
+		rank = (st->count / 100) * 99 + ((st->count % 100) * 99 + 99) / 100;
+		for (c = 0; c < FR_NR_CHUNKS && seen < rank; c++) {
+			for (sub = 0; st->chunks[c] && sub < FR_SUB; sub++) {
+				seen += st->chunks[c][sub];
+				if (seen >= rank) {
+					st->p99 = min(fr_bucket_last(c, sub), st->max);
+					break;
+				}
+			}
+		}
 	}
 	fr_stats__exit(st);
 }
@@ -618,11 +735,18 @@ static struct fr_node *fr_node__child(struct fprobe_report *rep, struct fr_node 
 /* Finds each call's parent call: the innermost call of its thread around it */
 static int fr_nest_calls(struct fprobe_report *rep)
 {
+	const struct fr_stack *last_stack = NULL;
+	struct fr_node *last_frame = NULL;
 	struct fr_call **open = NULL;
 	size_t nr_open = 0, alloc_open = 0, i;
 
-	if (rep->nr_calls > 1)
-		qsort(rep->calls, rep->nr_calls, sizeof(*rep->calls), fr_call_cmp);
+	/* a recording of calls that do not nest comes in order already */
+	for (i = 1; i < rep->nr_calls; i++) {
+		if (fr_call_cmp(&rep->calls[i - 1], &rep->calls[i]) > 0) {
+			qsort(rep->calls, rep->nr_calls, sizeof(*rep->calls), fr_call_cmp);
+			break;
+		}
+	}
 
 	for (i = 0; i < rep->nr_calls; i++) {
 		struct fr_call *c = &rep->calls[i], *parent = NULL;
@@ -657,9 +781,16 @@ static int fr_nest_calls(struct fprobe_report *rep)
 			struct fr_node *node = &rep->root;
 			u32 f;
 
-			for (f = 0; node && f < c->stack->nr; f++) {
-				node = fr_node__child(rep, node, c->stack->frames[f],
-						      FR_NODE_FRAME);
+			/* the frame node of an interned stack, as the call before's */
+			if (c->stack == last_stack) {
+				node = last_frame;
+			} else {
+				for (f = 0; node && f < c->stack->nr; f++) {
+					node = fr_node__child(rep, node, c->stack->frames[f],
+							      FR_NODE_FRAME);
+				}
+				last_stack = c->stack;
+				last_frame = node;
 			}
 			if (node)
 				node = fr_node__child(rep, node, c->fn->name, FR_NODE_CALL);

@@ -42,6 +42,61 @@ grep -Eq '^  arg3 +count +size_t +u64$' "$tmpdir/vars" ||
 	fail "-V vfs_read: count is not size_t/u64"
 grep -Eq '^  return +ssize_t +s64$' "$tmpdir/vars" || fail "-V vfs_read: return type"
 
+grep -q '^  from the DWARF of ' "$tmpdir/vars" || fail "-V vfs_read does not say it read DWARF"
+
+# --btf: the same parameters in the same registers from the kernel's BTF
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	perf fprobe --btf -V vfs_read >"$tmpdir/btf" || fail "--btf -V vfs_read exits with $?"
+	cat "$tmpdir/btf"
+	grep -q '^  from the BTF of /sys/kernel/btf/vmlinux$' "$tmpdir/btf" ||
+		fail "--btf -V vfs_read does not say it read BTF"
+	proto='^ssize_t vfs_read(struct file \* file, char \* buf, size_t count, loff_t \* pos)$'
+	grep -q "$proto" "$tmpdir/btf" || fail "--btf -V vfs_read prototype"
+	if [ "$(awk '/^  arg/ { print $1, $2, $NF }' "$tmpdir/vars")" != \
+	     "$(awk '/^  arg/ { print $1, $2, $NF }' "$tmpdir/btf")" ]; then
+		fail "DWARF and BTF place the parameters of vfs_read differently"
+	fi
+
+	# a struct by value is in two registers: said, and refused as a parameter
+	if grep -qx timespec64_add_safe /sys/kernel/tracing/available_filter_functions; then
+		f=timespec64_add_safe
+		for src in "" --btf; do
+			perf fprobe $src -V $f >"$tmpdir/sv" || fail "$src -V $f exits with $?"
+			grep -Eq '^  - +lhs .*not captured: .*two registers.*struct by value' \
+				"$tmpdir/sv" ||
+				fail "$src -V $f: lhs not a struct by value: $(cat "$tmpdir/sv")"
+			if perf fprobe $src -a "$f lhs" -- true 2>"$tmpdir/err"; then
+				fail "$src: a struct by value accepted as a parameter"
+			fi
+			grep -q "'lhs' of $f cannot be captured" "$tmpdir/err" ||
+				fail "$src: no error for a struct by value: $(cat "$tmpdir/err")"
+		done
+	fi
+
+	# recorded with BTF's registers: every ksys_read(count=1) of dd bs=1
+	perf fprobe --btf -a 'ksys_read count' --calls -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=10 >"$tmpdir/calls" 2>"$tmpdir/err" ||
+		fail "--btf -a 'ksys_read count' exits with $?: $(cat "$tmpdir/err")"
+	n=$(grep -c ' ksys_read(.*count=1) = 1$' "$tmpdir/calls" || true)
+	[ "$n" -eq 10 ] || fail "--btf 'ksys_read count': $n ksys_read(count=1) = 1, expected 10"
+
+	# with no vmlinux to be found (a distribution kernel), BTF is taken
+	kdir=/lib/modules/$(uname -r)
+	if [ -d "$kdir" ] && command -v unshare >/dev/null &&
+	   unshare -m true 2>/dev/null; then
+		unshare -m sh -c "mount -t tmpfs none '$kdir' &&
+			perf fprobe -V vfs_read &&
+			perf fprobe -a 'ksys_read count' --calls -- \
+				dd if=/dev/zero of=/dev/null bs=1 count=10" \
+			>"$tmpdir/nodwarf" 2>"$tmpdir/err" ||
+			fail "without a vmlinux: exit $?: $(cat "$tmpdir/err")"
+		grep -q '^  from the BTF of /sys/kernel/btf/vmlinux$' "$tmpdir/nodwarf" ||
+			fail "without a vmlinux, -V does not read BTF: $(head -3 "$tmpdir/nodwarf")"
+		n=$(grep -c ' ksys_read(.*count=1) = 1$' "$tmpdir/nodwarf" || true)
+		[ "$n" -eq 10 ] || fail "without a vmlinux: $n ksys_read(count=1) = 1, expected 10"
+	fi
+fi
+
 # -l: traceable functions by glob
 perf fprobe -l 'vfs_rea*' >"$tmpdir/list" || fail "-l 'vfs_rea*' exits with $?"
 grep -qx vfs_read "$tmpdir/list" || fail "-l 'vfs_rea*' does not list vfs_read"

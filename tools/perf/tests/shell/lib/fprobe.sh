@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-2.0
 
 # skip_if_no_fprobe: exit 2 unless perf fprobe can trace here (root, tracefs
-# with fprobe events or the fprobe PMU, and the DWARF of vmlinux)
+# with fprobe events or the fprobe PMU, and the DWARF of vmlinux or BTF)
 skip_if_no_fprobe() {
 	if [ "$(id -u)" != 0 ]; then
 		echo "skip: perf fprobe tests need root"
@@ -21,7 +21,7 @@ skip_if_no_fprobe() {
 		exit 2
 	fi
 	if ! perf fprobe -V vfs_read >/dev/null 2>&1; then
-		echo "skip: no DWARF for the running kernel (vmlinux)"
+		echo "skip: neither the DWARF of vmlinux nor BTF for the running kernel"
 		exit 2
 	fi
 }

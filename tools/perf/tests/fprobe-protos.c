@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of where perf fprobe takes the parameters of a kernel function
+ * from: the calling conventions it places parameters by, and the DWARF
+ * and the BTF of one vmlinux telling the same registers for them.
+ *
+ * The second test reads the running kernel's vmlinux (as perf fprobe
+ * finds it) or the one PERF_TEST_FPROBE_VMLINUX names, its DWARF and
+ * its .BTF section; it is skipped when either is missing.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+
+#include "tests.h"
+#include "util/debug.h"
+#include "util/fprobe-btf.h"
+#include "util/fprobe-dwarf.h"
+
+#ifndef EM_AARCH64
+#define EM_AARCH64	183
+#endif
+#ifndef EM_RISCV
+#define EM_RISCV	243
+#endif
+
+struct abi_case {
+	enum fprobe_type_kind	kind;
+	int			full_size;
+	int			x86_64;		/* expected register, -1: none */
+	int			aarch64;
+};
+
+/*
+ * A prototype that walks the rules: after a struct of 16 bytes (two
+ * registers) and one of 24 (x86-64: on the stack, taking no register;
+ * AAPCS64: by reference, taking one), the scalars go on in the registers
+ * left until they are used up; a float takes no integer register.
+ */
+static const struct abi_case abi_cases[] = {
+	{ FPROBE_TYPE_POINTER,	 8,  0,  0 },
+	{ FPROBE_TYPE_OTHER,	16, -1, -1 },	/* two registers: 1, 2 */
+	{ FPROBE_TYPE_SIGNED,	 4,  3,  3 },
+	{ FPROBE_TYPE_OTHER,	24, -1, -1 },	/* aarch64: its address in 4 */
+	{ FPROBE_TYPE_FLOAT,	 8, -1, -1 },
+	{ FPROBE_TYPE_OTHER,	 8,  4,  5 },	/* a small struct, one register */
+	{ FPROBE_TYPE_UNSIGNED,	 8,  5,  6 },
+	{ FPROBE_TYPE_OTHER,	16, -1, -1 },	/* aarch64: one left, on the stack */
+	{ FPROBE_TYPE_BOOL,	 1, -1, -1 },	/* x86-64: six used; aarch64: NGRN 8 */
+};
+
+static int test__fprobe_protos_abi(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	static const unsigned int machines[] = { EM_X86_64, EM_AARCH64, EM_RISCV };
+	size_t m, i;
+
+	for (m = 0; m < ARRAY_SIZE(machines); m++) {
+		int next = 0;
+
+		for (i = 0; i < ARRAY_SIZE(abi_cases); i++) {
+			const struct abi_case *c = &abi_cases[i];
+			struct fprobe_type type = {
+				.kind = c->kind,
+				.size = min(c->full_size, 8),
+				.full_size = c->full_size,
+			};
+			const char *why = NULL;
+			int want = machines[m] == EM_X86_64 ? c->x86_64 : c->aarch64;
+			int got = fprobe_abi__place(machines[m], &type, &next, &why);
+
+			if (got != want || (got < 0 && !why)) {
+				pr_debug("machine %u, parameter %zu: register %d, expected %d (%s)\n",
+					 machines[m], i, got, want, why ?: "no reason");
+				return TEST_FAIL;
+			}
+		}
+	}
+	return TEST_OK;
+}
+
+struct protos_stats {
+	int	funcs;		/* in both */
+	int	params;
+	int	captured;	/* in a register by both */
+	int	differ;		/* in registers or kinds */
+	int	other;		/* BTF's prototype is another function's */
+};
+
+/* Whether @d (DWARF) and @b (BTF) place the parameters of one function alike */
+static bool protos_agree(const struct fprobe_func *d, const struct fprobe_func *b,
+			 struct protos_stats *st)
+{
+	int i;
+
+	/*
+	 * pahole keeps one prototype per name: that of a static function of
+	 * the name elsewhere, inlined there (kmem_cache_release() of
+	 * slab_common.c and of slub.c), may stand for the one in the
+	 * symbol table. Told by the number of parameters, counted apart.
+	 */
+	if (d->nr_params != b->nr_params) {
+		pr_debug("%s: %d parameters in DWARF, %d in BTF: another function of the name\n",
+			 d->name, d->nr_params, b->nr_params);
+		st->other++;
+		return true;
+	}
+	for (i = 0; i < d->nr_params; i++) {
+		const struct fprobe_param *dp = &d->params[i], *bp = &b->params[i];
+
+		st->params++;
+		if (dp->arg != bp->arg || dp->type.kind != bp->type.kind) {
+			pr_debug("%s: parameter %d (%s): register %d, kind %d in DWARF (%s); %d, %d in BTF (%s)\n",
+				 d->name, i + 1, dp->name, dp->arg, dp->type.kind,
+				 dp->no_arg ?: "-", bp->arg, bp->type.kind,
+				 bp->no_arg ?: "-");
+			return false;
+		}
+		st->captured += dp->arg >= 0;
+	}
+	return true;
+}
+
+struct protos_ctx {
+	struct fprobe_dwarf	*dwarf;
+	struct fprobe_btf	*btf;
+	struct protos_stats	st;
+};
+
+static int protos_check_func(const char *name, void *arg)
+{
+	struct protos_ctx *ctx = arg;
+	struct fprobe_func *d, *b;
+
+	b = fprobe_btf__find_func(ctx->btf, name);
+	if (!b)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	/* NULL for a name of several functions, or one DWARF lacks */
+	d = fprobe_dwarf__find_func(ctx->dwarf, name);
+	if (!d && errno == ENOMEM) {
+		fprobe_func__delete(b);
+		return -ENOMEM;
+	}
+	if (d) {
+		ctx->st.funcs++;
+		ctx->st.differ += !protos_agree(d, b, &ctx->st);
+	}
+	fprobe_func__delete(d);
+	fprobe_func__delete(b);
+	return 0;
+}
+
+static int test__fprobe_protos_agree(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct protos_ctx ctx = {};
+	const char *vmlinux = getenv("PERF_TEST_FPROBE_VMLINUX");
+	int ret;
+
+	if (!vmlinux)
+		vmlinux = fprobe_dwarf__default_vmlinux();
+	if (!vmlinux)
+		return TEST_SKIP;
+	ctx.dwarf = fprobe_dwarf__new(vmlinux);
+	ctx.btf = fprobe_btf__new(vmlinux);
+	if (!ctx.dwarf || !ctx.btf) {
+		pr_debug("%s: %s\n", vmlinux, !ctx.dwarf ? "no DWARF" : "no BTF");
+		ret = TEST_SKIP;
+		goto out;
+	}
+	ret = fprobe_btf__walk_funcs(ctx.btf, protos_check_func, &ctx);
+	pr_debug("%s: %d functions in both, %d parameters, %d captured, %d functions differ, %d of another function in BTF\n",
+		 vmlinux, ctx.st.funcs, ctx.st.params, ctx.st.captured, ctx.st.differ,
+		 ctx.st.other);
+	/* a vmlinux of a few functions would prove nothing */
+	ret = !ret && ctx.st.funcs >= 1000 && ctx.st.captured >= ctx.st.params / 2 &&
+	      !ctx.st.differ && ctx.st.other * 100 < ctx.st.funcs ? TEST_OK : TEST_FAIL;
+out:
+	fprobe_dwarf__delete(ctx.dwarf);
+	fprobe_btf__delete(ctx.btf);
+	return ret;
+}
+
+static struct test_case tests__fprobe_protos[] = {
+	TEST_CASE("fprobe prototypes: calling convention placement", fprobe_protos_abi),
+	TEST_CASE("fprobe prototypes: DWARF and BTF place parameters alike", fprobe_protos_agree),
+	{	.name = NULL, }
+};
+
+struct test_suite suite__fprobe_protos = {
+	.desc = "fprobe prototypes",
+	.test_cases = tests__fprobe_protos,
+};

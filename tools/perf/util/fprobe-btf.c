@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe-btf.c: the parameters and return type of a kernel function, read
+ * from BTF through libbpf, for perf fprobe on a kernel whose vmlinux has no
+ * DWARF at hand (most distribution kernels ship /sys/kernel/btf/vmlinux
+ * and no debug info).
+ *
+ * BTF tells the prototype, not where each parameter is: the parameters are
+ * placed in the argument registers by the calling convention of the
+ * machine perf runs on (fprobe_abi__place()). That holds for a function
+ * the compiler kept as written; its clones (name.isra.0 and the like) have
+ * a convention of the compiler's own and are not looked up. A struct
+ * passed by value is placed but not captured (it is in two registers, on
+ * the stack or passed by reference), which is said.
+ */
+#include <errno.h>
+#include <elf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "debug.h"
+#include "fprobe-btf.h"
+
+#ifdef HAVE_LIBBPF_SUPPORT
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "hashmap.h"
+
+#define FPROBE_BTF_SYSFS	"/sys/kernel/btf/vmlinux"
+
+/* The machine perf runs on, whose calling convention places parameters */
+#if defined(__x86_64__)
+#define FPROBE_BTF_MACHINE	EM_X86_64
+#elif defined(__aarch64__)
+#define FPROBE_BTF_MACHINE	183	/* EM_AARCH64 */
+#elif defined(__riscv) && __riscv_xlen == 64
+#define FPROBE_BTF_MACHINE	243	/* EM_RISCV */
+#else
+#define FPROBE_BTF_MACHINE	EM_NONE
+#endif
+
+struct fprobe_btf {
+	struct btf	*btf;
+	struct btf_dump	*dump;
+	struct hashmap	*funcs;		/* name -> BTF_KIND_FUNC id, -1: several */
+	char		*path;
+	char		*decl;		/* the type name btf_dump is writing */
+	size_t		decl_len;
+	size_t		decl_alloc;
+	int		decl_err;
+};
+
+static size_t fb_name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool fb_name_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+static void fb_printf(void *ctx, const char *fmt, va_list ap)
+{
+	struct fprobe_btf *fb = ctx;
+	va_list aq;
+	int len;
+
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len < 0) {
+		fb->decl_err = -EINVAL;
+		return;
+	}
+	if (fb->decl_len + len + 1 > fb->decl_alloc) {
+		size_t alloc = max(fb->decl_alloc * 2, fb->decl_len + len + 1);
+		char *decl = realloc(fb->decl, alloc);
+
+		if (!decl) {
+			fb->decl_err = -ENOMEM;
+			return;
+		}
+		fb->decl = decl;
+		fb->decl_alloc = alloc;
+	}
+	vsnprintf(fb->decl + fb->decl_len, len + 1, fmt, ap);
+	fb->decl_len += len;
+}
+
+/*
+ * An index of the functions by name: libbpf's lookup walks every type. A
+ * name had by functions of different prototypes (static functions of
+ * several files, a weak stub and the real one) maps to -1: BTF does not
+ * tell which one is at the address traced.
+ */
+static int fprobe_btf__index(struct fprobe_btf *fb)
+{
+	u32 id, nr = btf__type_cnt(fb->btf);
+
+	fb->funcs = hashmap__new(fb_name_hash, fb_name_equal, NULL);
+	if (IS_ERR(fb->funcs)) {
+		fb->funcs = NULL;
+		return -ENOMEM;
+	}
+	for (id = 1; id < nr; id++) {
+		const struct btf_type *t = btf__type_by_id(fb->btf, id);
+		const char *name;
+		int err;
+
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(fb->btf, t->name_off);
+		if (!name || !*name)
+			continue;
+		err = hashmap__add(fb->funcs, name, id);
+		if (err == -EEXIST) {
+			long other;
+
+			hashmap__find(fb->funcs, name, &other);
+			if (other < 0 ||
+			    btf__type_by_id(fb->btf, other)->type == t->type)
+				continue;
+			err = hashmap__set(fb->funcs, name, -1, NULL, NULL);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct fprobe_btf *fprobe_btf__new(const char *path)
+{
+	struct fprobe_btf *fb = zalloc(sizeof(*fb));
+	int err;
+
+	if (!fb)
+		return NULL;
+	fb->btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	err = libbpf_get_error(fb->btf);
+	if (err) {
+		fb->btf = NULL;
+		goto out_err;
+	}
+	fb->path = strdup(path ?: FPROBE_BTF_SYSFS);
+	fb->dump = btf_dump__new(fb->btf, fb_printf, fb, NULL);
+	err = libbpf_get_error(fb->dump);
+	if (err || !fb->path) {
+		fb->dump = NULL;
+		err = err ?: -ENOMEM;
+		goto out_err;
+	}
+	err = fprobe_btf__index(fb);
+	if (err)
+		goto out_err;
+	return fb;
+
+out_err:
+	fprobe_btf__delete(fb);
+	errno = err < 0 ? -err : err;
+	return NULL;
+}
+
+void fprobe_btf__delete(struct fprobe_btf *fb)
+{
+	if (!fb)
+		return;
+	hashmap__free(fb->funcs);
+	btf_dump__free(fb->dump);
+	btf__free(fb->btf);
+	free(fb->decl);
+	free(fb->path);
+	free(fb);
+}
+
+const char *fprobe_btf__path(const struct fprobe_btf *fb)
+{
+	return fb->path;
+}
+
+/* The C name of type @id, as btf_dump declares it: "struct file *" */
+static char *fprobe_btf__type_name(struct fprobe_btf *fb, u32 id)
+{
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
+
+	if (!id)
+		return strdup("void");
+	fb->decl_len = 0;
+	fb->decl_err = 0;
+	if (btf_dump__emit_type_decl(fb->dump, id, &opts) < 0 || fb->decl_err ||
+	    !fb->decl_len)
+		return strdup("(unknown_type)");
+	return strndup(fb->decl, fb->decl_len);
+}
+
+static int fprobe_btf__enums(struct fprobe_type *type, const struct btf *btf,
+			     const struct btf_type *t)
+{
+	int i, n = btf_vlen(t);
+	bool is_signed = btf_kflag(t);
+
+	type->enums = calloc(n ?: 1, sizeof(*type->enums));
+	if (!type->enums)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct fprobe_enumerator *e = &type->enums[i];
+		u32 name_off;
+
+		if (btf_is_enum(t)) {
+			const struct btf_enum *be = btf_enum(t) + i;
+
+			name_off = be->name_off;
+			e->value = is_signed ? (s64)be->val : (s64)(u32)be->val;
+		} else {
+			const struct btf_enum64 *be = btf_enum64(t) + i;
+
+			name_off = be->name_off;
+			e->value = (s64)btf_enum64_value(be);
+		}
+		e->name = strdup(btf__name_by_offset(btf, name_off) ?: "");
+		if (!e->name)
+			return -ENOMEM;
+		type->nr_enums = i + 1;
+	}
+	return 0;
+}
+
+/* @type of BTF type @id */
+static int fprobe_btf__type(struct fprobe_btf *fb, u32 id, struct fprobe_type *type)
+{
+	const struct btf_type *t;
+	s64 size;
+	int rid;
+
+	memset(type, 0, sizeof(*type));
+	type->name = fprobe_btf__type_name(fb, id);
+	if (!type->name)
+		return -ENOMEM;
+	if (!id) {
+		type->kind = FPROBE_TYPE_VOID;
+		return 0;
+	}
+
+	type->kind = FPROBE_TYPE_OTHER;
+	type->size = sizeof(u64);
+	type->full_size = sizeof(u64);
+	rid = btf__resolve_type(fb->btf, id);
+	size = btf__resolve_size(fb->btf, id);
+	if (rid < 0 || size < 0)
+		return 0;	/* shown as hex */
+	t = btf__type_by_id(fb->btf, rid);
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		type->kind = FPROBE_TYPE_POINTER;
+		return 0;
+	case BTF_KIND_INT:
+		if (size > (s64)sizeof(u64))
+			break;		/* __int128: as a struct of two words */
+		if (btf_int_encoding(t) & BTF_INT_BOOL)
+			type->kind = FPROBE_TYPE_BOOL;
+		else if (btf_int_encoding(t) & BTF_INT_SIGNED)
+			type->kind = FPROBE_TYPE_SIGNED;
+		else
+			type->kind = FPROBE_TYPE_UNSIGNED;
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		type->kind = FPROBE_TYPE_ENUM;
+		if (fprobe_btf__enums(type, fb->btf, t) < 0)
+			return -ENOMEM;
+		break;
+	case BTF_KIND_FLOAT:
+		type->kind = FPROBE_TYPE_FLOAT;
+		break;
+	default:
+		/* struct, union, an array typedef'ed into a parameter */
+		break;
+	}
+	type->full_size = size;
+	if (size > 0 && size <= (s64)sizeof(u64))
+		type->size = size;
+	return 0;
+}
+
+struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb, const char *name)
+{
+	const struct btf_type *t, *proto;
+	const struct btf_param *bp;
+	struct fprobe_func *func;
+	long id;
+	int i, n, next = 0;
+
+	if (strchr(name, '.') || !hashmap__find(fb->funcs, name, &id)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (id < 0) {
+		errno = ENOTUNIQ;
+		return NULL;
+	}
+	t = btf__type_by_id(fb->btf, id);
+	proto = btf__type_by_id(fb->btf, t->type);
+	if (!proto || !btf_is_func_proto(proto)) {
+		errno = ENOENT;
+		return NULL;
+	}
+
+	func = zalloc(sizeof(*func));
+	if (!func)
+		return NULL;
+	func->name = strdup(name);
+	func->source = "BTF";
+	if (!func->name ||
+	    fprobe_btf__type(fb, proto->type, &func->ret) < 0)
+		goto out_nomem;
+
+	n = btf_vlen(proto);
+	bp = btf_params(proto);
+	/* a variadic function's last parameter is "...", type 0 */
+	if (n && !bp[n - 1].type && !bp[n - 1].name_off)
+		n--;
+	func->params = calloc(n ?: 1, sizeof(*func->params));
+	if (!func->params)
+		goto out_nomem;
+	for (i = 0; i < n; i++) {
+		struct fprobe_param *p = &func->params[i];
+		const char *pname = btf__name_by_offset(fb->btf, bp[i].name_off);
+		char anon[16];
+
+		if (!pname || !*pname) {
+			snprintf(anon, sizeof(anon), "arg%d", i + 1);
+			pname = anon;
+		}
+		func->nr_params = i + 1;
+		p->name = strdup(pname);
+		if (!p->name ||
+		    fprobe_btf__type(fb, bp[i].type, &p->type) < 0)
+			goto out_nomem;
+		p->arg = fprobe_abi__place(FPROBE_BTF_MACHINE, &p->type, &next,
+					   &p->no_arg);
+	}
+	return func;
+
+out_nomem:
+	fprobe_func__delete(func);
+	errno = ENOMEM;
+	return NULL;
+}
+
+int fprobe_btf__walk_funcs(struct fprobe_btf *fb,
+			   int (*fn)(const char *name, void *arg), void *arg)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int ret;
+
+	hashmap__for_each_entry(fb->funcs, cur, bkt) {
+		if (cur->value < 0)
+			continue;
+		ret = fn(cur->pkey, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+#else /* HAVE_LIBBPF_SUPPORT */
+
+struct fprobe_btf *fprobe_btf__new(const char *path __maybe_unused)
+{
+	errno = ENOTSUP;
+	return NULL;
+}
+
+void fprobe_btf__delete(struct fprobe_btf *fb __maybe_unused)
+{
+}
+
+const char *fprobe_btf__path(const struct fprobe_btf *fb __maybe_unused)
+{
+	return "";
+}
+
+struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb __maybe_unused,
+					  const char *name __maybe_unused)
+{
+	errno = ENOTSUP;
+	return NULL;
+}
+
+int fprobe_btf__walk_funcs(struct fprobe_btf *fb __maybe_unused,
+			   int (*fn)(const char *name, void *arg) __maybe_unused,
+			   void *arg __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+#endif /* HAVE_LIBBPF_SUPPORT */
