@@ -26,6 +26,7 @@
 #include "builtin.h"
 
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -37,6 +38,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/build_bug.h>
 #include <linux/err.h>
@@ -176,6 +178,7 @@ struct perf_fprobe {
 	struct fprobe_dwarf	*dwarf;
 	bool			dwarf_tried;
 	bool			use_btf;	/* --btf */
+	bool			notuniq_btf;	/* the last ENOTUNIQ was BTF's */
 	struct fprobe_btf	*btf;
 	bool			btf_tried;
 	struct strlist		*avail;
@@ -201,6 +204,7 @@ struct perf_fprobe {
 	u64			last_chain_nr;
 	u64			last_func;
 	u32			last_nr_stack;
+	bool			last_chain_valid;
 	struct fprobe_listed	*listed;
 	size_t			nr_listed;
 	size_t			alloc_listed;
@@ -446,6 +450,20 @@ static bool fprobe__have_protos(struct perf_fprobe *fprobe, const char *what)
 	return false;
 }
 
+/* Whether @path is an ELF file (a vmlinux), not a raw BTF one */
+static bool is_elf_file(const char *path)
+{
+	char magic[SELFMAG];
+	FILE *fp = fopen(path, "r");
+	bool elf;
+
+	if (!fp)
+		return false;
+	elf = fread(magic, sizeof(magic), 1, fp) == 1 && !memcmp(magic, ELFMAG, SELFMAG);
+	fclose(fp);
+	return elf;
+}
+
 /* What the prototype of @func (NULL: of any) is read from, for messages */
 static const char *fprobe__protos_desc(struct perf_fprobe *fprobe,
 				       const struct fprobe_func *func,
@@ -476,6 +494,7 @@ static struct fprobe_func *fprobe__find_func(struct perf_fprobe *fprobe,
 	struct fprobe_btf *btf;
 	struct fprobe_func *func;
 
+	fprobe->notuniq_btf = false;
 	if (dwarf) {
 		func = fprobe_dwarf__find_func(dwarf, name);
 		/*
@@ -486,8 +505,11 @@ static struct fprobe_func *fprobe__find_func(struct perf_fprobe *fprobe,
 			return func;
 	}
 	btf = fprobe->use_btf || !fprobe->vmlinux ? fprobe__btf(fprobe) : NULL;
-	if (btf)
-		return fprobe_btf__find_func(btf, name);
+	if (btf) {
+		func = fprobe_btf__find_func(btf, name);
+		fprobe->notuniq_btf = !func && errno == ENOTUNIQ;
+		return func;
+	}
 	errno = ENOENT;
 	return NULL;
 }
@@ -495,7 +517,7 @@ static struct fprobe_func *fprobe__find_func(struct perf_fprobe *fprobe,
 /* After fprobe__find_func() failed with ENOTUNIQ */
 static void fprobe__say_notuniq(struct perf_fprobe *fprobe, const char *name)
 {
-	if (fprobe->dwarf)
+	if (!fprobe->notuniq_btf)
 		pr_err("%s: %s has several functions of that name (ftrace probes them all by it): their parameters are not told apart\n",
 		       name, fprobe_dwarf__path(fprobe->dwarf));
 	else
@@ -772,8 +794,10 @@ static int fprobe__resolve_params(struct perf_fprobe *fprobe,
 		return 0;
 	}
 	f->dwarf = fprobe__find_func(fprobe, f->name);
-	if (!f->dwarf && errno == ENOMEM)
+	if (!f->dwarf && errno == ENOMEM) {
+		pr_err("out of memory reading the prototype of %s\n", f->name);
 		return -1;
+	}
 	if (!probe->nr_params)
 		return 0;
 	for (i = 0; i < probe->nr_params; i++)
@@ -1188,6 +1212,7 @@ static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 
 static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sample,
 			      struct machine *machine);
+static void fprobe__forget_syms(struct perf_fprobe *fprobe);
 static size_t name_hash(long key, void *ctx);
 static bool name_equal(long a, long b, void *ctx);
 
@@ -1241,6 +1266,9 @@ static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *
 	case PERF_RECORD_LOST_SAMPLES:
 		fprobe->nr_lost += event->lost_samples.lost;
 		return 0;
+	case PERF_RECORD_KSYMBOL:
+		fprobe__forget_syms(fprobe);
+		return machine__process_event(rec->machine, event, &sample);
 	default:
 		return machine__process_event(rec->machine, event, &sample);
 	}
@@ -1755,6 +1783,7 @@ static int fprobe__fixup_periods(const char *path)
 	struct perf_tool tool;
 	u64 off, size, pos, map_off = 0, map_len = 0;
 	void *map = MAP_FAILED;
+	struct stat st;
 	char *buf = NULL;
 	int fd = -1, err = -1;
 
@@ -1773,6 +1802,12 @@ static int fprobe__fixup_periods(const char *path)
 		goto out_free;
 	if (!size) {
 		err = 0;
+		goto out_free;
+	}
+	/* a data section beyond the file's end would fault, not fail */
+	if (fstat(fd, &st) || off + size < off || off + size > (u64)st.st_size ||
+	    size > SIZE_MAX / 2) {
+		pr_err("%s: its data section is not within the file\n", path);
 		goto out_free;
 	}
 	map_off = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
@@ -1856,7 +1891,7 @@ static int fprobe__fixup_periods(const char *path)
 			hashmap__delete(stacks, key, NULL, NULL);
 	}
 
-	err = msync(map, map_len, MS_SYNC) ? -1 : 0;
+	err = 0;	/* the writes are in the page cache: munmap() keeps them */
 out_free:
 	if (map != MAP_FAILED)
 		munmap(map, map_len);
@@ -2026,6 +2061,28 @@ static struct symbol *fprobe__kernel_sym(struct perf_fprobe *fprobe,
 	return sym;
 }
 
+/*
+ * A BPF program or trampoline came or went (PERF_RECORD_KSYMBOL): the
+ * symbols looked up may be freed, or an address another's.
+ */
+static void fprobe__forget_syms(struct perf_fprobe *fprobe)
+{
+	if (fprobe->syms_by_addr)
+		hashmap__clear(fprobe->syms_by_addr);
+	fprobe->last_chain_valid = false;
+}
+
+static int fprobe__process_ksymbol(const struct perf_tool *tool,
+				   union perf_event *event,
+				   struct perf_sample *sample,
+				   struct machine *machine)
+{
+	struct perf_fprobe *fprobe = container_of(tool, struct perf_fprobe, tool);
+
+	fprobe__forget_syms(fprobe);
+	return perf_event__process_ksymbol(tool, event, sample, machine);
+}
+
 static const char *kernel_sym_name(struct perf_fprobe *fprobe,
 				   struct machine *machine, u64 addr)
 {
@@ -2048,10 +2105,11 @@ static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
 	if (!chain)
 		return 0;
 	/* the calls of a recording mostly come from where the one before came */
-	if (chain->nr == fprobe->last_chain_nr && func == fprobe->last_func &&
+	if (fprobe->last_chain_valid && chain->nr == fprobe->last_chain_nr &&
+	    func == fprobe->last_func &&
 	    !memcmp(chain->ips, fprobe->last_chain, chain->nr * sizeof(u64)))
 		return fprobe->last_nr_stack;
-	fprobe->last_chain_nr = 0;
+	fprobe->last_chain_valid = false;
 	func_sym = fprobe__kernel_sym(fprobe, machine, func);
 	for (i = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
 		u64 ip = chain->ips[i];
@@ -2091,6 +2149,7 @@ static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
 		fprobe->last_chain_nr = chain->nr;
 		fprobe->last_func = func;
 		fprobe->last_nr_stack = n;
+		fprobe->last_chain_valid = true;
 	}
 	return n;
 }
@@ -2628,6 +2687,8 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		.path = input,
 		.mode = PERF_DATA_MODE_READ,
 	};
+	struct sigaction sa, old_sa;
+	struct utsname uts;
 	struct perf_session *session;
 	struct hashmap_entry *cur;
 	struct evsel *evsel;
@@ -2642,7 +2703,7 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	fprobe->tool.exit	  = perf_event__process_exit;
 	fprobe->tool.mmap	  = perf_event__process_mmap;
 	fprobe->tool.mmap2	  = perf_event__process_mmap2;
-	fprobe->tool.ksymbol	  = perf_event__process_ksymbol;
+	fprobe->tool.ksymbol	  = fprobe__process_ksymbol;
 	fprobe->tool.lost	  = fprobe__process_lost;
 	fprobe->tool.lost_samples = fprobe__process_lost_samples;
 	fprobe->tool.attr	  = perf_event__process_attr;
@@ -2655,7 +2716,25 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		pr_err("failed to open %s\n", input);
 		return -1;
 	}
+	/*
+	 * -k names the kernel's symbols too, as perf report's and perf
+	 * script's do: a recording read on another machine would otherwise
+	 * be symbolized with that machine's /proc/kallsyms. Not a raw BTF
+	 * file (--btf -k), which has no symbols.
+	 */
+	if (fprobe->vmlinux && is_elf_file(fprobe->vmlinux))
+		symbol_conf.vmlinux_name = fprobe->vmlinux;
 	symbol__init(&session->header.env);
+	/*
+	 * Without -k, prototypes are the running kernel's: not those of a
+	 * recording made on another kernel.
+	 */
+	if (!fprobe->vmlinux && fprobe->need_protos && session->header.env.os_release &&
+	    !uname(&uts) && strcmp(session->header.env.os_release, uts.release)) {
+		pr_warning("perf fprobe: %s was recorded on Linux %s, this is %s: the arguments are shown as registers (give its vmlinux with -k for their names and types)\n",
+			   input, session->header.env.os_release, uts.release);
+		fprobe->need_protos = false;
+	}
 
 	evlist__for_each_entry(session->evlist, evsel) {
 		if (evsel__is_fprobe(evsel))
@@ -2676,16 +2755,23 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	}
 
 	fprobe_report_interrupted = 0;
-	signal(SIGINT, fprobe__report_sigint);
+	sa.sa_handler = fprobe__report_sigint;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	sigaction(SIGINT, &sa, &old_sa);
 	ret = perf_session__process_events(session);
-	signal(SIGINT, SIG_DFL);
-	if (ret && !fprobe_report_interrupted) {
+	if (fprobe_report_interrupted) {
+		/* the samples read and still queued for ordering: deliver them */
+		session_done = 0;
+		ret = ordered_events__flush(&session->ordered_events, OE_FLUSH__FINAL);
+		pr_warning("perf fprobe: interrupted: the report covers the part of %s read\n",
+			   input);
+	}
+	sigaction(SIGINT, &old_sa, NULL);
+	if (ret) {
 		pr_err("failed to process the events of %s\n", input);
 		goto out_free;
 	}
-	if (fprobe_report_interrupted)
-		pr_warning("perf fprobe: interrupted: the report covers the part of %s read\n",
-			   input);
 	ret = fprobe__flush_all(fprobe);
 	if (!ret)
 		ret = fprobe_report__finish(fprobe->rep);
@@ -2928,13 +3014,6 @@ int cmd_fprobe(int argc, const char **argv)
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
 		goto out;
-	/*
-	 * -k names the kernel's symbols too, as perf report's and perf
-	 * script's do: a recording read on another machine would otherwise
-	 * be symbolized with that machine's /proc/kallsyms.
-	 */
-	if (fprobe.vmlinux)
-		symbol_conf.vmlinux_name = fprobe.vmlinux;
 	/* the prototypes of traced functions are read only to show them */
 	fprobe.need_protos = fprobe.live || fprobe.errors ||
 			     fprobe.outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);

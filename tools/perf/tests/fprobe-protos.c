@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of where perf fprobe takes the parameters of a kernel function
- * from: the calling conventions it places parameters by, and the DWARF
- * and the BTF of one vmlinux telling the same registers for them.
+ * from: the calling conventions it places parameters by, the DWARF and
+ * the BTF of one vmlinux telling the same registers for them, and those
+ * registers being the ones the compiler's location lists give at the
+ * entry wherever they give one.
  *
  * The second test reads the running kernel's vmlinux (as perf fprobe
  * finds it) or the one PERF_TEST_FPROBE_VMLINUX names, its DWARF and
@@ -73,12 +75,29 @@ static int test__fprobe_protos_abi(struct test_suite *test __maybe_unused,
 			int want = machines[m] == EM_X86_64 ? c->x86_64 : c->aarch64;
 			int got = fprobe_abi__place(machines[m], &type, &next, &why);
 
-			if (got != want || (got < 0 && !why)) {
+			if (got != want || (got < 0 && !why) || (got >= 0 && why)) {
 				pr_debug("machine %u, parameter %zu: register %d, expected %d (%s)\n",
 					 machines[m], i, got, want, why ?: "no reason");
 				return TEST_FAIL;
 			}
 		}
+	}
+
+	/* a struct returned in memory: x86-64 and RISC-V pass its address first */
+	for (m = 0; m < ARRAY_SIZE(machines); m++) {
+		struct fprobe_type ret = { .kind = FPROBE_TYPE_OTHER, .size = 8 };
+		int big = machines[m] != EM_AARCH64;
+
+		ret.full_size = 16;
+		if (fprobe_abi__first_arg(machines[m], &ret) != 0)
+			return TEST_FAIL;
+		ret.full_size = 36;
+		if (fprobe_abi__first_arg(machines[m], &ret) != big)
+			return TEST_FAIL;
+		ret.kind = FPROBE_TYPE_POINTER;
+		ret.full_size = 8;
+		if (fprobe_abi__first_arg(machines[m], &ret) != 0)
+			return TEST_FAIL;
 	}
 	return TEST_OK;
 }
@@ -89,6 +108,8 @@ struct protos_stats {
 	int	captured;	/* in a register by both */
 	int	differ;		/* in registers or kinds */
 	int	other;		/* BTF's prototype is another function's */
+	int	located;	/* placed where a DWARF location list says */
+	int	misplaced;	/* elsewhere */
 };
 
 /* Whether @d (DWARF) and @b (BTF) place the parameters of one function alike */
@@ -121,6 +142,20 @@ static bool protos_agree(const struct fprobe_func *d, const struct fprobe_func *
 			return false;
 		}
 		st->captured += dp->arg >= 0;
+		/*
+		 * The compiler's own word, independent of fprobe_abi__place():
+		 * a location list that has the parameter in an argument
+		 * register at the entry.
+		 */
+		if (dp->loc_arg >= 0 && dp->arg >= 0 && !strchr(d->name, '.')) {
+			if (dp->loc_arg == dp->arg) {
+				st->located++;
+			} else {
+				st->misplaced++;
+				pr_debug("%s: parameter %d (%s) placed in register %d, its location list says %d\n",
+					 d->name, i + 1, dp->name, dp->arg, dp->loc_arg);
+			}
+		}
 	}
 	return true;
 }
@@ -173,11 +208,12 @@ static int test__fprobe_protos_agree(struct test_suite *test __maybe_unused,
 		goto out;
 	}
 	ret = fprobe_btf__walk_funcs(ctx.btf, protos_check_func, &ctx);
-	pr_debug("%s: %d functions in both, %d parameters, %d captured, %d functions differ, %d of another function in BTF\n",
+	pr_debug("%s: %d functions in both, %d parameters, %d captured, %d functions differ, %d of another function in BTF; %d parameters where a location list says, %d elsewhere\n",
 		 vmlinux, ctx.st.funcs, ctx.st.params, ctx.st.captured, ctx.st.differ,
-		 ctx.st.other);
+		 ctx.st.other, ctx.st.located, ctx.st.misplaced);
 	/* a vmlinux of a few functions would prove nothing */
 	ret = !ret && ctx.st.funcs >= 1000 && ctx.st.captured >= ctx.st.params / 2 &&
+	      ctx.st.located >= 1000 && !ctx.st.misplaced &&
 	      !ctx.st.differ && ctx.st.other * 100 < ctx.st.funcs ? TEST_OK : TEST_FAIL;
 out:
 	fprobe_dwarf__delete(ctx.dwarf);

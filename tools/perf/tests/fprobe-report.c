@@ -823,6 +823,10 @@ static int test__fprobe_report_p99(struct test_suite *test __maybe_unused,
 		{ 1000, "149.950 ms", "149.950 us", "199.900 us", "199.679 us" },
 		/* 101: exact, the 100th smallest */
 		{ 101,  "10.605 ms",  "105.000 us", "110.000 us", "109.900 us" },
+		/* 257: the first in buckets; the 255th smallest, 125.400 us, ends 125.439 */
+		{ 257,  "28.990 ms",  "112.800 us", "125.600 us", "125.439 us" },
+		/* 1003: the 993rd smallest, 199.200 us, ends 199.679 */
+		{ 1003, "150.550 ms", "150.100 us", "200.200 us", "199.679 us" },
 	};
 	char want[256];
 	size_t i;

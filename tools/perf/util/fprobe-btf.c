@@ -46,6 +46,7 @@
 
 struct fprobe_btf {
 	struct btf	*btf;
+	unsigned int	machine;	/* whose calling convention applies */
 	struct btf_dump	*dump;
 	struct hashmap	*funcs;		/* name -> BTF_KIND_FUNC id, -1: several */
 	char		*path;
@@ -134,6 +135,22 @@ static int fprobe_btf__index(struct fprobe_btf *fb)
 	return 0;
 }
 
+/* The e_machine of the ELF file @path, or that of perf's own machine */
+static unsigned int fprobe_btf__machine(const char *path)
+{
+	unsigned char ehdr[20];
+	unsigned int machine = FPROBE_BTF_MACHINE;
+	FILE *fp = path ? fopen(path, "r") : NULL;
+
+	if (!fp)
+		return machine;
+	if (fread(ehdr, sizeof(ehdr), 1, fp) == 1 && !memcmp(ehdr, ELFMAG, SELFMAG))
+		machine = ehdr[EI_DATA] == ELFDATA2MSB ? ehdr[18] << 8 | ehdr[19] :
+							 ehdr[19] << 8 | ehdr[18];
+	fclose(fp);
+	return machine;
+}
+
 struct fprobe_btf *fprobe_btf__new(const char *path)
 {
 	struct fprobe_btf *fb = zalloc(sizeof(*fb));
@@ -147,12 +164,16 @@ struct fprobe_btf *fprobe_btf__new(const char *path)
 		fb->btf = NULL;
 		goto out_err;
 	}
+	fb->machine = fprobe_btf__machine(path);
 	fb->path = strdup(path ?: FPROBE_BTF_SYSFS);
+	if (!fb->path) {
+		err = -ENOMEM;
+		goto out_err;
+	}
 	fb->dump = btf_dump__new(fb->btf, fb_printf, fb, NULL);
 	err = libbpf_get_error(fb->dump);
-	if (err || !fb->path) {
+	if (err) {
 		fb->dump = NULL;
-		err = err ?: -ENOMEM;
 		goto out_err;
 	}
 	err = fprobe_btf__index(fb);
@@ -293,7 +314,7 @@ struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb, const char *nam
 	const struct btf_param *bp;
 	struct fprobe_func *func;
 	long id;
-	int i, n, next = 0;
+	int i, n, next;
 
 	if (strchr(name, '.') || !hashmap__find(fb->funcs, name, &id)) {
 		errno = ENOENT;
@@ -319,6 +340,7 @@ struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb, const char *nam
 	    fprobe_btf__type(fb, proto->type, &func->ret) < 0)
 		goto out_nomem;
 
+	next = fprobe_abi__first_arg(fb->machine, &func->ret);
 	n = btf_vlen(proto);
 	bp = btf_params(proto);
 	/* a variadic function's last parameter is "...", type 0 */
@@ -341,8 +363,8 @@ struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb, const char *nam
 		if (!p->name ||
 		    fprobe_btf__type(fb, bp[i].type, &p->type) < 0)
 			goto out_nomem;
-		p->arg = fprobe_abi__place(FPROBE_BTF_MACHINE, &p->type, &next,
-					   &p->no_arg);
+		p->arg = fprobe_abi__place(fb->machine, &p->type, &next, &p->no_arg);
+		p->loc_arg = -1;
 	}
 	return func;
 

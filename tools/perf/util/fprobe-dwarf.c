@@ -170,8 +170,9 @@ static int fprobe_dwarf__index_syms(struct fprobe_dwarf *fd)
 
 		sname = dwfl_module_getsym_info(mod, i, &sym, &saddr,
 						NULL, NULL, NULL);
+		/* a hashmap value is a long: a 32-bit perf skips wider ones */
 		if (!sname || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_shndx == SHN_UNDEF)
+		    sym.st_shndx == SHN_UNDEF || saddr != (unsigned long)saddr)
 			continue;
 		/* the symbol table's strings live as long as the module */
 		err = hashmap__add(fd->syms, sname, saddr);
@@ -350,7 +351,7 @@ static int fprobe_dwarf__arg_of_reg(unsigned int machine, unsigned int regno)
  * entry: both still say where the value is passed.
  */
 static int fprobe_param__entry_location(Dwarf_Attribute *attr, Dwarf_Addr entry,
-					Dwarf_Op **expr, size_t *nexpr)
+					Dwarf_Op **expr, size_t *nexpr, bool *listed)
 {
 	Dwarf_Addr base, start, end, best = 0;
 	Dwarf_Op *op;
@@ -361,11 +362,11 @@ static int fprobe_param__entry_location(Dwarf_Attribute *attr, Dwarf_Addr entry,
 	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &op, &nop)) > 0) {
 		if (start > entry + FPROBE_ENTRY_SITE || (end <= entry && start != entry))
 			continue;
-		if (start < entry)
-			start = entry;
-		if (!found || start < best) {
+		if (!found || max(start, entry) < best) {
+			/* a range of a list, not one location for the whole function */
+			*listed = start >= entry && end != (Dwarf_Addr)-1;
 			found = true;
-			best = start;
+			best = max(start, entry);
 			*expr = op;
 			*nexpr = nop;
 		}
@@ -375,7 +376,8 @@ static int fprobe_param__entry_location(Dwarf_Attribute *attr, Dwarf_Addr entry,
 
 /*
  * Where the parameter @die of a clone is at the entry address @entry: its
- * argument register in param->arg, or -1 and why not in param->no_arg.
+ * argument register in param->arg, or -1 and why not in param->no_arg; in
+ * param->loc_arg too when a location list says so (of any function).
  */
 static void fprobe_param__locate(struct fprobe_param *param, Dwarf_Die *die,
 				 Dwarf_Addr entry, unsigned int machine)
@@ -384,13 +386,15 @@ static void fprobe_param__locate(struct fprobe_param *param, Dwarf_Die *die,
 	Dwarf_Op *expr = NULL;
 	size_t nexpr = 0;
 	unsigned int atom, regno;
+	bool listed = false;
 
 	param->arg = -1;
+	param->loc_arg = -1;
 	if (!dwarf_attr(die, DW_AT_location, &attr)) {
 		param->no_arg = "optimized out of this compiler-made clone";
 		return;
 	}
-	if (fprobe_param__entry_location(&attr, entry, &expr, &nexpr) < 0) {
+	if (fprobe_param__entry_location(&attr, entry, &expr, &nexpr, &listed) < 0) {
 		param->no_arg = "not available at the entry of this compiler-made clone";
 		return;
 	}
@@ -410,12 +414,13 @@ static void fprobe_param__locate(struct fprobe_param *param, Dwarf_Die *die,
 	param->arg = fprobe_dwarf__arg_of_reg(machine, regno);
 	if (param->arg < 0)
 		param->no_arg = "in no argument register at the entry of this compiler-made clone";
+	else if (listed)
+		param->loc_arg = param->arg;
 }
 
 static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die,
-				  unsigned int machine, int *next)
+				  unsigned int machine, bool clone, int *next)
 {
-	bool clone = strchr(func->name, '.');
 	struct fprobe_param *params, *param;
 	const char *name = dwarf_diename(die);
 	char anon[16];
@@ -425,6 +430,7 @@ static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die,
 		return -ENOMEM;
 	func->params = params;
 	param = &params[func->nr_params];
+	memset(param, 0, sizeof(*param));
 	if (!name) {
 		snprintf(anon, sizeof(anon), "arg%d", func->nr_params + 1);
 		name = anon;
@@ -434,9 +440,8 @@ static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die,
 		free(param->name);
 		return -ENOMEM;
 	}
-	if (clone)
-		fprobe_param__locate(param, die, func->addr, machine);
-	else
+	fprobe_param__locate(param, die, func->addr, machine);
+	if (!clone)
 		param->arg = fprobe_abi__place(machine, &param->type, next,
 					       &param->no_arg);
 	func->nr_params++;
@@ -447,9 +452,12 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
 					    const char *name)
 {
 	Dwarf_Die cu_die, sp_die, child;
+	Dwarf_Attribute attr;
+	Dwarf_Word cc = DW_CC_normal;
 	Dwarf_Addr addr = 0;
 	struct fprobe_func *func;
-	int err, next = 0;
+	int err, next;
+	bool clone;
 
 	err = fprobe_dwarf__symbol_addr(fd, name, &addr);
 	if (err < 0) {
@@ -474,11 +482,22 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
 	if (!func->name || fprobe_type__init(&func->ret, &sp_die) < 0)
 		goto out_nomem;
 
+	/*
+	 * A clone gcc made has a suffix; a function whose signature clang
+	 * rewrote keeps its name and is DW_CC_nocall (pahole leaves it out
+	 * of BTF for that).
+	 */
+	if (dwarf_attr(&sp_die, DW_AT_calling_convention, &attr))
+		dwarf_formudata(&attr, &cc);
+	clone = strchr(name, '.') || cc == DW_CC_nocall;
+	next = fprobe_abi__first_arg(fd->machine, &func->ret);
+
 	if (dwarf_child(&sp_die, &child) == 0) {
 		do {
 			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
 				continue;
-			if (fprobe_func__add_param(func, &child, fd->machine, &next) < 0)
+			if (fprobe_func__add_param(func, &child, fd->machine, clone,
+						   &next) < 0)
 				goto out_nomem;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
@@ -553,6 +572,14 @@ int fprobe_func__param_index(const struct fprobe_func *func, const char *name)
 	return -1;
 }
 
+int fprobe_abi__first_arg(unsigned int machine, const struct fprobe_type *ret)
+{
+	/* a struct returned in memory: its buffer's address comes first */
+	if (ret->kind != FPROBE_TYPE_OTHER || ret->full_size <= 16)
+		return 0;
+	return machine == EM_X86_64 || machine == EM_RISCV;
+}
+
 int fprobe_abi__place(unsigned int machine, const struct fprobe_type *type,
 		      int *next, const char **why)
 {
@@ -577,6 +604,7 @@ int fprobe_abi__place(unsigned int machine, const struct fprobe_type *type,
 		*why = "in a floating point register";
 		return -1;
 	}
+	*why = NULL;
 	if (regs <= 1) {
 		/* a scalar, or a small struct whole in one register */
 		if (*next < nr_regs)

@@ -42,6 +42,8 @@ struct fprobe_param {
 	 */
 	int			arg;
 	const char		*no_arg;
+	/* the register a DWARF location list gives at the entry, or -1 */
+	int			loc_arg;
 };
 
 /* The DWARF (or BTF) view of one traceable function */
@@ -86,6 +88,13 @@ void fprobe_type__exit(struct fprobe_type *type);
  */
 int fprobe_abi__place(unsigned int machine, const struct fprobe_type *type,
 		      int *next, const char **why);
+/*
+ * The argument register of the first parameter of a function returning
+ * @ret: 1 where a struct returned in memory takes the first for the
+ * address of its buffer (x86-64 beyond 16 bytes, RISC-V beyond 2 XLEN;
+ * AAPCS64 passes it in x8), else 0.
+ */
+int fprobe_abi__first_arg(unsigned int machine, const struct fprobe_type *ret);
 
 /* Tracefs fetch type for a value of @type: "s32", "u64", "x64", ... */
 const char *fprobe_type__fetch_type(const struct fprobe_type *type);
