@@ -26,7 +26,6 @@
 #include "builtin.h"
 
 #include <ctype.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -448,20 +447,6 @@ static bool fprobe__have_protos(struct perf_fprobe *fprobe, const char *what)
 		pr_err("%s: the running kernel has neither the DWARF of its vmlinux nor BTF at hand (use -k/--vmlinux)\n",
 		       what);
 	return false;
-}
-
-/* Whether @path is an ELF file (a vmlinux), not a raw BTF one */
-static bool is_elf_file(const char *path)
-{
-	char magic[SELFMAG];
-	FILE *fp = fopen(path, "r");
-	bool elf;
-
-	if (!fp)
-		return false;
-	elf = fread(magic, sizeof(magic), 1, fp) == 1 && !memcmp(magic, ELFMAG, SELFMAG);
-	fclose(fp);
-	return elf;
 }
 
 /* What the prototype of @func (NULL: of any) is read from, for messages */
@@ -2722,7 +2707,7 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	 * be symbolized with that machine's /proc/kallsyms. Not a raw BTF
 	 * file (--btf -k), which has no symbols.
 	 */
-	if (fprobe->vmlinux && is_elf_file(fprobe->vmlinux))
+	if (fprobe->vmlinux && fprobe_elf__machine(fprobe->vmlinux) != EM_NONE)
 		symbol_conf.vmlinux_name = fprobe->vmlinux;
 	symbol__init(&session->header.env);
 	/*

@@ -10,7 +10,6 @@
  * finds it) or the one PERF_TEST_FPROBE_VMLINUX names, its DWARF and
  * its .BTF section; it is skipped when either is missing.
  */
-#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +21,6 @@
 #include "util/debug.h"
 #include "util/fprobe-btf.h"
 #include "util/fprobe-dwarf.h"
-
-#ifndef EM_AARCH64
-#define EM_AARCH64	183
-#endif
-#ifndef EM_RISCV
-#define EM_RISCV	243
-#endif
 
 struct abi_case {
 	enum fprobe_type_kind	kind;

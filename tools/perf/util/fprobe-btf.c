@@ -14,7 +14,6 @@
  * the stack or passed by reference), which is said.
  */
 #include <errno.h>
-#include <elf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,9 +36,9 @@
 #if defined(__x86_64__)
 #define FPROBE_BTF_MACHINE	EM_X86_64
 #elif defined(__aarch64__)
-#define FPROBE_BTF_MACHINE	183	/* EM_AARCH64 */
+#define FPROBE_BTF_MACHINE	EM_AARCH64
 #elif defined(__riscv) && __riscv_xlen == 64
-#define FPROBE_BTF_MACHINE	243	/* EM_RISCV */
+#define FPROBE_BTF_MACHINE	EM_RISCV
 #else
 #define FPROBE_BTF_MACHINE	EM_NONE
 #endif
@@ -135,20 +134,12 @@ static int fprobe_btf__index(struct fprobe_btf *fb)
 	return 0;
 }
 
-/* The e_machine of the ELF file @path, or that of perf's own machine */
+/* The machine of the vmlinux @path, or perf's own (running kernel, raw BTF) */
 static unsigned int fprobe_btf__machine(const char *path)
 {
-	unsigned char ehdr[20];
-	unsigned int machine = FPROBE_BTF_MACHINE;
-	FILE *fp = path ? fopen(path, "r") : NULL;
+	unsigned int machine = path ? fprobe_elf__machine(path) : EM_NONE;
 
-	if (!fp)
-		return machine;
-	if (fread(ehdr, sizeof(ehdr), 1, fp) == 1 && !memcmp(ehdr, ELFMAG, SELFMAG))
-		machine = ehdr[EI_DATA] == ELFDATA2MSB ? ehdr[18] << 8 | ehdr[19] :
-							 ehdr[19] << 8 | ehdr[18];
-	fclose(fp);
-	return machine;
+	return machine != EM_NONE ? machine : FPROBE_BTF_MACHINE;
 }
 
 struct fprobe_btf *fprobe_btf__new(const char *path)

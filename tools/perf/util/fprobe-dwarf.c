@@ -38,14 +38,6 @@
 #include "symbol.h"
 #include "fprobe-dwarf.h"
 
-#include <elf.h>
-#ifndef EM_AARCH64
-#define EM_AARCH64	183
-#endif
-#ifndef EM_RISCV
-#define EM_RISCV	243
-#endif
-
 #ifdef HAVE_DWARF_SUPPORT
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -570,6 +562,21 @@ int fprobe_func__param_index(const struct fprobe_func *func, const char *name)
 			return i;
 	}
 	return -1;
+}
+
+unsigned int fprobe_elf__machine(const char *path)
+{
+	unsigned char ehdr[20];	/* e_ident, e_type, e_machine */
+	unsigned int machine = EM_NONE;
+	FILE *fp = fopen(path, "r");
+
+	if (!fp)
+		return EM_NONE;
+	if (fread(ehdr, sizeof(ehdr), 1, fp) == 1 && !memcmp(ehdr, ELFMAG, SELFMAG))
+		machine = ehdr[EI_DATA] == ELFDATA2MSB ? ehdr[18] << 8 | ehdr[19] :
+							 ehdr[19] << 8 | ehdr[18];
+	fclose(fp);
+	return machine;
 }
 
 int fprobe_abi__first_arg(unsigned int machine, const struct fprobe_type *ret)

@@ -2,9 +2,17 @@
 #ifndef __PERF_FPROBE_DWARF_H
 #define __PERF_FPROBE_DWARF_H
 
+#include <elf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+
+#ifndef EM_AARCH64
+#define EM_AARCH64	183
+#endif
+#ifndef EM_RISCV
+#define EM_RISCV	243
+#endif
 
 /* How a parameter or return value is printed */
 enum fprobe_type_kind {
@@ -88,6 +96,9 @@ void fprobe_type__exit(struct fprobe_type *type);
  */
 int fprobe_abi__place(unsigned int machine, const struct fprobe_type *type,
 		      int *next, const char **why);
+/* The e_machine of the ELF file @path; EM_NONE if it is none (raw BTF) */
+unsigned int fprobe_elf__machine(const char *path);
+
 /*
  * The argument register of the first parameter of a function returning
  * @ret: 1 where a struct returned in memory takes the first for the
