@@ -122,6 +122,25 @@ for r in $(seq "$reps"); do
 done
 rmmod fprobe_bench
 
+# The tool's setup of every traceable function (the patched kernel's
+# fprobe PMU): perf fprobe record -a '*' around a command that does
+# nothing, start to end (the probes set up, true recorded, the probes
+# removed) in guest time: a bound on the setup alone
+now() { echo "${EPOCHREALTIME/./}"; }	# microseconds
+if [ "$kernel" = patched ] && want scale && [ -r /sys/bus/event_source/devices/fprobe/type ]; then
+	for r in $(seq "$reps"); do
+		t0=$(now)
+		perf fprobe record -a '*' -o /tmp/star.data -- true 2>/tmp/star.err ||
+			{ tail -5 /tmp/star.err; die "perf fprobe record -a '*' failed"; }
+		t1=$(now)
+		funcs=$(sed -n 's/.*using the fprobe PMU (\([0-9]*\) functions).*/\1/p' /tmp/star.err)
+		[ -n "$funcs" ] || { cat /tmp/star.err; die "perf fprobe -a '*' did not use the PMU"; }
+		echo "BENCH setup kernel=$kernel clock=$clock rep=$r tool=perf-fprobe-all" \
+			"funcs=$funcs ns=$(((t1 - t0) * 1000))"
+	done
+	rm -f /tmp/star.data
+fi
+
 # 3. The tool (patched kernel): a syscall-heavy workload (dd reading
 # /dev/zero a byte at a time: one vfs_read per byte) alone, under perf
 # fprobe record, under perf record on fprobe events (entry and exit) and
@@ -132,7 +151,6 @@ if [ "$kernel" != patched ] || ! want tool; then
 	echo "BENCH done kernel=$kernel"
 	exit 0
 fi
-now() { echo "${EPOCHREALTIME/./}"; }	# microseconds
 tool_run() { # NAME COUNT CMD...: time one run, print it
 	local name=$1 count=$2 t0 t1
 	shift 2

@@ -59,6 +59,7 @@ REQUIRED = {
     "percall": ("kernel", "rep", "case", "calls", "ns"),
     "scale": ("kernel", "rep", "n", "calls", "ns", "reg_ns", "unreg_ns", "missed"),
     "tool": ("kernel", "rep", "tool", "calls", "ns"),
+    "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
     "report": ("rep", "tool", "ns"),
 }
@@ -83,7 +84,7 @@ def parse(paths):
                     errors.append(f"{path}: a {row['section']} line without "
                                   f"{', '.join(missing)}: {line.strip()}")
                     continue
-                if row["section"] in ("percall", "scale", "tool"):
+                if row["section"] in ("percall", "scale", "tool", "setup"):
                     row.setdefault("clock", "wall")
                 rows.append(row)
     return rows
@@ -395,6 +396,25 @@ def scale_icount(rows, res, bare):
                 line += f"{fmt_mean_ratio(p[f], b[f]):>{w}}"
             print(line)
 
+def setup_section(rows, res):
+    """the tool's setup of every traceable function, in guest seconds"""
+    sel = select(rows, "setup", tool="perf-fprobe-all")
+    if not sel:
+        errors.append("no result of perf fprobe record -a '*' (setup)")
+        return
+    clock = section_clock(rows, "setup")
+    s = mean_spread([int(r["ns"]) / 1e9 for r in sel])
+    s["funcs"] = int(sel[0]["funcs"])
+    s["clock"] = clock
+    res["setup"] = s
+    note_spread("setup perf fprobe -a '*'", s)
+    unit = "guest s (G instructions)" if clock == "icount" else "guest s (wall clock)"
+    print(f"\n   perf fprobe record -a '*' -- true, start to end (the fprobe PMU on "
+          f"{s['funcs']} functions, set up and removed):\n"
+          f"   {s['mean']:.2f} {unit} \u00b1{s['spread'] * 100:.2f}%, "
+          f"min {s['min']:.2f}, max {s['max']:.2f}")
+
+
 def main():
     out, logs = sys.argv[1], sys.argv[2:]
     rows = parse(logs)
@@ -404,7 +424,7 @@ def main():
     clock = {sec: section_clock(rows, sec) for sec in ("percall", "scale", "tool")}
     clock["report"] = "wall"
     res = {"clock": clock, "info": [r for r in rows if r["section"] == "info"],
-           "percall": {}, "ratios": {}, "scale": {}, "tool": {},
+           "percall": {}, "ratios": {}, "scale": {}, "setup": {}, "tool": {},
            "report": {}}
     print("make bench: patched and base kernel side by side, in one run")
     for sec, desc in (("percall", "1-2"), ("tool", "3")):
@@ -427,6 +447,7 @@ def main():
         scale_icount(rows, res, bare if clock["percall"] == "icount" else {})
     else:
         scale_wall(rows, res)
+    setup_section(rows, res)
     if wide:
         print("\n   spread above {:.0f}%: {}".format(SPREAD_NOTE * 100, "; ".join(wide)))
 

@@ -27,6 +27,10 @@
  * A call fprobe misses (recursion, a full shadow stack) is counted as lost
  * by each event it would have been delivered to, from the fprobe's missed
  * handler on the CPU of the call: the lost count of an event is its own.
+ * The calls that perf makes to write a record, to probed functions, are
+ * not: fprobe misses them as recursions, but they are the PMU's own work.
+ * Nor are the calls of the process that opened an event with
+ * FPROBE_PMU_CONFIG_EXCLUDE_OPENER, which are left out altogether.
  * A record for an event on perf's general path (see
  * fprobe_pmu_sample_general()) that finds perf's recursion context of its
  * context taken is counted as lost by that event alone. Records written in
@@ -79,6 +83,9 @@
  * @config: The attr.config of the events.
  * @filter: The filter string of the events (attr.config1).
  * @notfilter: Their not-filter string (attr.config2), or NULL.
+ * @opener: The thread group whose calls the events leave out
+ *	(FPROBE_PMU_CONFIG_EXCLUDE_OPENER), held; NULL without it. Events
+ *	of different openers do not share a probe.
  * @gen: The generation of the probe, tagging its entry data.
  * @nr_sampling: The number of sampling events using @fp: without any, the
  *	calls are counted, not timed nor recorded.
@@ -97,6 +104,7 @@ struct fprobe_pmu_probe {
 	u64				config;
 	char				*filter;
 	char				*notfilter;
+	struct pid			*opener;
 	u32				gen;
 	atomic_t			nr_sampling;
 	atomic_t			nr_filtered;
@@ -146,6 +154,16 @@ struct fprobe_pmu_call {
  * the others stay 0.
  */
 static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
+
+/*
+ * The context (fprobe_pmu_context()) in which this CPU writes records, 0
+ * when it writes none. The functions perf runs to write a record (its ring
+ * buffer, the callchain unwinder) can be probed too: fprobe's recursion
+ * lock misses their calls from here, in this context. They are the PMU's
+ * own work, not calls of the code it traces: fprobe_pmu_missed() does not
+ * count them as lost.
+ */
+static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing);
 
 static struct pmu fprobe_pmu;
 static bool fprobe_pmu_registered;
@@ -232,9 +250,46 @@ static __always_inline bool fprobe_pmu_rcu_watching(void)
 #endif
 }
 
+/*
+ * The interrupt context of the current code, as fprobe's recursion lock
+ * tells contexts apart, plus one: never 0.
+ */
+static __always_inline unsigned int fprobe_pmu_context(void)
+{
+	return (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)) + 1;
+}
+
+/*
+ * Whether this call is made by perf while it writes a record in this
+ * context: the first call in of a probed function in a context is let
+ * through by fprobe's recursion lock (for an interrupt whose context is not
+ * yet marked). The PMU's own work: neither recorded, nor counted.
+ */
+static __always_inline bool fprobe_pmu_writing_now(void)
+{
+	unsigned int writing = __this_cpu_read(fprobe_pmu_writing);
+
+	return unlikely(writing) && writing == fprobe_pmu_context();
+}
+
+/*
+ * Whether the current task is one of the thread group whose calls @probe
+ * leaves out. Inline, as the missed handler needs: task_tgid() is.
+ */
+static __always_inline bool fprobe_pmu_excluded(struct fprobe_pmu_probe *probe)
+{
+	return unlikely(probe->opener) && task_tgid(current) == probe->opener;
+}
+
 static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 {
-	fprobe_pmu_lost(to_probe(fp), NULL);
+	struct fprobe_pmu_probe *probe = to_probe(fp);
+
+	/* Called while this context writes a record: a call perf made */
+	if (fprobe_pmu_writing_now())
+		return;
+	if (!fprobe_pmu_excluded(probe))
+		fprobe_pmu_lost(probe, NULL);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_missed);
@@ -421,6 +476,7 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 	u8 buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
 	struct perf_inplace_sample is __uninitialized;
 	struct perf_event *event;
+	unsigned int writing;
 	unsigned long flags;
 	u64 period = 1;
 	int ret;
@@ -429,6 +485,9 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		period = rec->duration;
 	/* As for a software event: holds off perf_remove_from_context() */
 	local_irq_save(flags);
+	/* Saved for an NMI that comes while another context writes */
+	writing = __this_cpu_read(fprobe_pmu_writing);
+	__this_cpu_write(fprobe_pmu_writing, fprobe_pmu_context());
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
@@ -456,6 +515,7 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 						  now, period);
 		}
 	}
+	__this_cpu_write(fprobe_pmu_writing, writing);
 	local_irq_restore(flags);
 }
 
@@ -648,8 +708,13 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 	struct fprobe_pmu_call *call = entry_data;
 	bool timed;
 
-	/* No event of the current task or of this CPU: nothing to do. */
-	if (hlist_empty(this_cpu_ptr(probe->active)))
+	/*
+	 * No event of the current task or of this CPU, or a call the events
+	 * leave out, or a call perf makes to write a record: nothing to do,
+	 * and no exit to hook.
+	 */
+	if (hlist_empty(this_cpu_ptr(probe->active)) ||
+	    fprobe_pmu_excluded(probe) || fprobe_pmu_writing_now())
 		return 1;
 
 	/* Only sampling events need the time and the arguments. */
@@ -992,6 +1057,7 @@ out_free_filter:
 
 static void fprobe_pmu_free_probe(struct fprobe_pmu_probe *probe)
 {
+	put_pid(probe->opener);
 	free_percpu(probe->active);
 	kfree(probe->notfilter);
 	kfree(probe->filter);
@@ -1047,17 +1113,23 @@ static int fprobe_pmu_check_attr(struct perf_event *event)
 }
 
 static bool fprobe_pmu_probe_match(struct fprobe_pmu_probe *probe, u64 config,
-				   const char *filter, const char *notfilter)
+				   struct pid *opener, const char *filter,
+				   const char *notfilter)
 {
-	if (probe->config != config || strcmp(probe->filter, filter))
+	if (probe->config != config || probe->opener != opener ||
+	    strcmp(probe->filter, filter))
 		return false;
 	if (!probe->notfilter || !notfilter)
 		return probe->notfilter == notfilter;
 	return !strcmp(probe->notfilter, notfilter);
 }
 
-/* The probe in use for @config and the filters, or NULL; under the mutex */
+/*
+ * The probe in use for @config, @opener and the filters, or NULL; under the
+ * mutex
+ */
 static struct fprobe_pmu_probe *fprobe_pmu_find_probe(u64 config,
+						      struct pid *opener,
 						      const char *filter,
 						      const char *notfilter)
 {
@@ -1065,15 +1137,17 @@ static struct fprobe_pmu_probe *fprobe_pmu_find_probe(u64 config,
 
 	lockdep_assert_held(&fprobe_pmu_mutex);
 	list_for_each_entry(probe, &fprobe_pmu_probes, list) {
-		if (fprobe_pmu_probe_match(probe, config, filter, notfilter))
+		if (fprobe_pmu_probe_match(probe, config, opener, filter,
+					   notfilter))
 			return probe;
 	}
 	return NULL;
 }
 
 /*
- * Get the probe for the events of @attr: the one in use for the same config
- * and filters, or a new one, registered. The filters are consumed.
+ * Get the probe for the events of @attr: the one in use for the same config,
+ * filters and opener (with FPROBE_PMU_CONFIG_EXCLUDE_OPENER, the current
+ * task's thread group), or a new one, registered. The filters are consumed.
  *
  * Expanding the globs and registering the fprobe can take long (every
  * traceable function for "*"): it is done without fprobe_pmu_mutex, so
@@ -1085,14 +1159,17 @@ static struct fprobe_pmu_probe *
 fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter)
 {
 	struct fprobe_pmu_probe *probe, *other;
+	struct pid *opener = NULL;
 	u32 gen;
 	int ret;
 
+	if (attr->config & FPROBE_PMU_CONFIG_EXCLUDE_OPENER)
+		opener = task_tgid(current);
 	ret = mutex_lock_killable(&fprobe_pmu_mutex);
 	if (ret)
 		goto out_free_filters;
 	probe = fprobe_pmu_find_probe(attr->config & ~FPROBE_PMU_CONFIG_FILTERS,
-				      filter, notfilter);
+				      opener, filter, notfilter);
 	if (probe) {
 		refcount_inc(&probe->ref);
 		mutex_unlock(&fprobe_pmu_mutex);
@@ -1112,6 +1189,7 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	probe->gen = gen;
 	probe->filter = filter;
 	probe->notfilter = notfilter;
+	probe->opener = get_pid(opener);
 	filter = NULL;
 	notfilter = NULL;
 	ret = -ENOMEM;
@@ -1137,8 +1215,8 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 		goto out_free_probe;
 
 	mutex_lock(&fprobe_pmu_mutex);
-	other = fprobe_pmu_find_probe(probe->config, probe->filter,
-				      probe->notfilter);
+	other = fprobe_pmu_find_probe(probe->config, probe->opener,
+				      probe->filter, probe->notfilter);
 	if (other) {
 		/* Made by another open meanwhile: share it. */
 		refcount_inc(&other->ref);
@@ -1257,6 +1335,7 @@ PMU_FORMAT_ATTR(nargs, "config:0-2");
 PMU_FORMAT_ATTR(entry, "config:3");
 PMU_FORMAT_ATTR(noexit, "config:4");
 PMU_FORMAT_ATTR(errors, "config:5");
+PMU_FORMAT_ATTR(exclude_opener, "config:6");
 PMU_FORMAT_ATTR(min_duration, "config3:0-63");
 
 static struct attribute *fprobe_pmu_format_attrs[] = {
@@ -1264,6 +1343,7 @@ static struct attribute *fprobe_pmu_format_attrs[] = {
 	&format_attr_entry.attr,
 	&format_attr_noexit.attr,
 	&format_attr_errors.attr,
+	&format_attr_exclude_opener.attr,
 	&format_attr_min_duration.attr,
 	NULL,
 };

@@ -508,8 +508,7 @@ static void fprobe_pmu_test_period(struct kunit *test)
 
 /*
  * Capture the record, then call the probed function once more from the
- * overflow handler: perf does not take a record of that call while it
- * delivers one (its recursion context is held), so the call is lost.
+ * overflow handler: a call made while the PMU delivers a record.
  */
 static bool nesting;
 
@@ -525,14 +524,41 @@ static void nesting_handler(struct perf_event *event,
 }
 
 /*
+ * Two fprobes nested in each other's handlers, the inner one calling the
+ * PMU's target: fprobe's recursion lock lets one call through from a
+ * handler (for an interrupt not yet marked as such), and misses the next.
+ */
+static int nester_outer_entry(struct fprobe *fp, unsigned long entry_ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	delay_ptr(0);
+	return 0;
+}
+
+static int nester_inner_entry(struct fprobe *fp, unsigned long entry_ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	add_ptr(1, 1);
+	return 0;
+}
+
+/*
  * Events opened with the same config and filter share one fprobe, the others
- * have their own; each event counts the calls it lost itself.
+ * have their own; each event counts the calls it lost itself. A call made
+ * while the PMU delivers a record (from a's overflow handler) is the PMU's
+ * own: no event records it or counts it as lost. A call fprobe misses
+ * elsewhere (made two fprobe handlers deep) is lost for each event it would
+ * have been delivered to.
  */
 static void fprobe_pmu_test_shared_lost(struct kunit *test)
 {
 	struct fprobe_pmu_test *t = test->priv;
+	struct fprobe outer = { .entry_handler = nester_outer_entry };
+	struct fprobe inner = { .entry_handler = nester_inner_entry };
 	struct perf_event *a, *b, *c;
-	int i;
+	int i, ret;
 
 	a = open_event_handler(test, current, 0, "fprobe_pmu_kunit_add", NULL,
 			       1, nesting_handler);
@@ -543,19 +569,28 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
 
 	for (i = 0; i < 5; i++)
 		add_ptr(i, 2);
+	KUNIT_ASSERT_EQ(test, register_fprobe(&outer, "fprobe_pmu_kunit_inner",
+					      NULL), 0);
+	ret = register_fprobe(&inner, "fprobe_pmu_kunit_delay", NULL);
+	if (ret)
+		unregister_fprobe(&outer);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	for (i = 0; i < 3; i++)
+		inner_ptr(i);
+	unregister_fprobe(&inner);
+	unregister_fprobe(&outer);
 
 	/*
-	 * Each call of the loop is recorded by the three events. The one from
-	 * a's handler is lost for all of them: a's and b's delivery of it is
-	 * refused, and c's too, since a's handler runs before c gets it or
-	 * while it does.
+	 * Each call of the loop is recorded by the three events, and none of
+	 * those made from a's handler; the three made two handlers deep are
+	 * lost for each.
 	 */
 	perf_event_disable(a);
 	perf_event_disable(b);
 	perf_event_disable(c);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&a->lost_samples), 5);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&b->lost_samples), 5);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&c->lost_samples), 5);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->lost_samples), 3);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->lost_samples), 3);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->lost_samples), 3);
 	KUNIT_EXPECT_EQ(test, close_event(a), 5);
 	KUNIT_EXPECT_EQ(test, close_event(b), 5);
 	KUNIT_EXPECT_EQ(test, close_event(c), 5);
@@ -700,7 +735,7 @@ static void fprobe_pmu_test_errors(struct kunit *test)
 	char *big;
 
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_add");
-	attr.config = 1ULL << 6;
+	attr.config = 1ULL << 7;
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
 	/* The kernel-side filters need a sampling event with exit records */
 	attr.config = FPROBE_PMU_CONFIG_ERRORS;

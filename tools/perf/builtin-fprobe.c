@@ -185,6 +185,7 @@ struct perf_fprobe {
 	struct fprobe_target_func *funcs;
 	int			pmu_type;	/* -1: tracefs fallback */
 	bool			pmu_filters;	/* the PMU has errors, min_duration */
+	bool			pmu_exclude_self; /* ... and exclude_opener */
 	/* report */
 	struct fprobe_report_opts ropts;
 	int			outputs;
@@ -1424,6 +1425,9 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 		if (fprobe->errors)
 			attr.config |= FPROBE_PMU_CONFIG_ERRORS;
 	}
+	/* perf's own reads and writes of the records are not traced */
+	if (fprobe->pmu_exclude_self)
+		attr.config |= FPROBE_PMU_CONFIG_EXCLUDE_OPENER;
 	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
 		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
 		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
@@ -1924,6 +1928,9 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 				fprobe->record_only ?
 				"are not applied, give them to perf fprobe report" :
 				"are applied in user space");
+		fprobe->pmu_exclude_self = perf_pmu__has_format(pmu, "exclude_opener");
+		if (!fprobe->pmu_exclude_self && fprobe->target.system_wide)
+			pr_info("perf fprobe: this fprobe PMU cannot leave perf's own calls out (no format/exclude_opener): they are traced too\n");
 		if (fprobe__pmu_filters(fprobe) < 0)
 			return -1;
 		if (fprobe_interrupted) {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: -V and -l, and clear errors for bad probes
+# perf fprobe: -V and -l, and clear errors for bad probes (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 
 # No set -e: a command that fails where it should not is a failure named

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: exact vfs_read count, args and retval of dd bs=1 count=1000
+# perf fprobe: exact vfs_read count, args and retval of dd bs=1 count=1000 (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # dd reads /dev/zero one byte at a time: each of its 1000 reads is one

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: -p PID, -A --duration and Ctrl-C end cleanly and report
+# perf fprobe: -p PID, -A --duration, -A -a '*' and Ctrl-C end cleanly and report (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 
 set -e
@@ -189,11 +189,42 @@ check_path() {
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after Ctrl-C"
 }
 
+# -A -a '*' (the PMU path): every traceable function, system-wide, for
+# 2 s. It must end and report: perf's own calls are left out (the PMU's
+# exclude_opener), and so are the calls the kernel makes to write a record;
+# records beyond what the ring buffer holds are lost and counted.
+check_all_functions() {
+	local rc=0 perf_pid tids n bad own
+
+	perf fprobe -A -a '*' --duration 2 --calls \
+		>"$tmpdir/star.out" 2>"$tmpdir/star.err" &
+	perf_pid=$!
+	wait_attached $perf_pid || true
+	tids=$(ls /proc/$perf_pid/task 2>/dev/null | tr '\n' ' ')
+	wait $perf_pid || rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "-A -a '*' --duration 2: status $rc: $(tail -3 "$tmpdir/star.err")"
+		return
+	fi
+	n=$(sed -n 's/^perf fprobe: \([0-9]*\) calls.*/\1/p' "$tmpdir/star.err")
+	echo "-A -a '*' --duration 2: $(tail -1 "$tmpdir/star.err"); perf's threads: $tids"
+	[ "${n:-0}" -gt 0 ] || fail "-A -a '*': no call reported: $(cat "$tmpdir/star.err")"
+	# "time tid cpu duration call": no call of a thread of perf's
+	bad=$(awk -v tids=" $tids" 'NR > 1 && index(tids, " " $2 " ")' "$tmpdir/star.out" | head -3)
+	[ -z "$bad" ] || fail "-A -a '*': calls of perf's own threads recorded: $bad"
+	# nor the calls the PMU makes to write a record
+	own='perf_inplace_sample_begin|perf_prepare_sample|perf_callchain'
+	own="$own|perf_swevent_get_recursion_context|perf_swevent_put_recursion_context"
+	bad=$(grep -E " ($own)\\(" "$tmpdir/star.out" | head -3)
+	[ -z "$bad" ] || fail "-A -a '*': the PMU's own calls recorded: $bad"
+}
+
 # the PMU where there is one, and the tracefs fallback where there are
 # fprobe events (on a PMU kernel too, through --tracefs)
 paths=0
 if [ "$(fprobe_path)" = pmu ]; then
 	check_path pmu
+	check_all_functions
 	paths=$((paths + 1))
 fi
 if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/null; then

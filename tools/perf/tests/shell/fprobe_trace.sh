@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe trace: calls printed live, --errors, -p target exit
+# perf fprobe trace: calls printed live, --errors, -p target exit (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf fprobe trace prints each call as its record comes, while the

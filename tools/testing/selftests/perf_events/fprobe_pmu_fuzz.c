@@ -159,11 +159,13 @@ static uint64_t random_config(void)
 	default:
 		/*
 		 * valid: nargs 0..6, entry, noexit only with entry, errors
-		 * (valid on sampling events with exit records)
+		 * (valid on sampling events with exit records),
+		 * exclude_opener
 		 */
 		return pick(7) | (pick(2) ? FPROBE_PMU_CONFIG_ENTRY |
 				  (pick(2) ? FPROBE_PMU_CONFIG_NOEXIT : 0) : 0) |
-		       (pick(4) ? 0 : FPROBE_PMU_CONFIG_ERRORS);
+		       (pick(4) ? 0 : FPROBE_PMU_CONFIG_ERRORS) |
+		       (pick(4) ? 0 : FPROBE_PMU_CONFIG_EXCLUDE_OPENER);
 	}
 }
 
@@ -294,9 +296,13 @@ static const char * const share_filters[] = {
 	"vfs_read", "vfs_read,vfs_write", "vfs_*",
 };
 
-/* The last two differ from the first ones in a filter only: they share */
+/*
+ * The last two differ from the first ones in a filter only: they share.
+ * With exclude_opener, the events of the two processes do not.
+ */
 static const uint64_t share_configs[] = {
-	0, 1, FPROBE_PMU_CONFIG_ENTRY | 2, FPROBE_PMU_CONFIG_ERRORS,
+	0, 1, FPROBE_PMU_CONFIG_ENTRY | 2, FPROBE_PMU_CONFIG_EXCLUDE_OPENER | 1,
+	FPROBE_PMU_CONFIG_ERRORS,
 	1 | FPROBE_PMU_CONFIG_ERRORS,
 };
 
