@@ -27,15 +27,18 @@
  * A call fprobe misses (recursion, a full shadow stack) is counted as lost
  * by each event it would have been delivered to, from the fprobe's missed
  * handler on the CPU of the call: the lost count of an event is its own.
- * The calls that perf makes to write a record, to probed functions, are
- * not: fprobe misses them as recursions, but they are the PMU's own work.
- * Nor are the calls of the process that opened an event with
- * FPROBE_PMU_CONFIG_EXCLUDE_OPENER, which are left out altogether.
  * A record for an event on perf's general path (see
  * fprobe_pmu_sample_general()) that finds perf's recursion context of its
- * context taken is counted as lost by that event alone. Records written in
- * place and counts take no perf recursion context: a call they nest in is
- * recorded or counted as well.
+ * context taken is counted as lost by that event alone.
+ *
+ * The PMU does not trace its own writes, as ftrace does not trace its ring
+ * buffer: while this CPU writes records in a context (perf's ring buffer,
+ * the callchain unwinder, an overflow handler or BPF program of the event,
+ * all of which can be probed), the calls made there in that context are
+ * neither recorded nor counted, nor counted as lost, by any event of the
+ * PMU (see fprobe_pmu_in_write()). Nor are the calls that the threads of
+ * the process that opened an event with FPROBE_PMU_CONFIG_EXCLUDE_OPENER
+ * make in task context.
  *
  * At entry, the entry handler saves the entry time, the depth and the
  * arguments as the fprobe entry data (on the task's function graph shadow
@@ -157,13 +160,9 @@ static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
 
 /*
  * The context (fprobe_pmu_context()) in which this CPU writes records, 0
- * when it writes none. The functions perf runs to write a record (its ring
- * buffer, the callchain unwinder) can be probed too: fprobe's recursion
- * lock misses their calls from here, in this context. They are the PMU's
- * own work, not calls of the code it traces: fprobe_pmu_missed() does not
- * count them as lost.
+ * when it writes none: see fprobe_pmu_in_write().
  */
-static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing);
+static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing_ctx);
 
 static struct pmu fprobe_pmu;
 static bool fprobe_pmu_registered;
@@ -251,8 +250,9 @@ static __always_inline bool fprobe_pmu_rcu_watching(void)
 }
 
 /*
- * The interrupt context of the current code, as fprobe's recursion lock
- * tells contexts apart, plus one: never 0.
+ * The interrupt bits of preempt_count(), plus one (never 0): two calls in
+ * the same context of fprobe's recursion lock (interrupt_context_level())
+ * have the same value, and nested hardirqs or NMIs differ.
  */
 static __always_inline unsigned int fprobe_pmu_context(void)
 {
@@ -260,33 +260,39 @@ static __always_inline unsigned int fprobe_pmu_context(void)
 }
 
 /*
- * Whether this call is made by perf while it writes a record in this
- * context: the first call in of a probed function in a context is let
- * through by fprobe's recursion lock (for an interrupt whose context is not
- * yet marked). The PMU's own work: neither recorded, nor counted.
+ * Whether this call is made while this CPU writes a record in this context:
+ * by perf's ring buffer or callchain code, or by an overflow handler or BPF
+ * program of the event. The PMU's own work: neither recorded, nor counted,
+ * nor lost. fprobe's recursion lock lets the first such call through (as
+ * it would the first call of an interrupt not yet marked in preempt_count)
+ * to the entry handler, and misses the deeper ones (the missed handler).
  */
-static __always_inline bool fprobe_pmu_writing_now(void)
+static __always_inline bool fprobe_pmu_in_write(void)
 {
-	unsigned int writing = __this_cpu_read(fprobe_pmu_writing);
+	unsigned int writing = __this_cpu_read(fprobe_pmu_writing_ctx);
 
 	return unlikely(writing) && writing == fprobe_pmu_context();
 }
 
 /*
- * Whether the current task is one of the thread group whose calls @probe
- * leaves out. Inline, as the missed handler needs: task_tgid() is.
+ * Whether @probe leaves out the current call: one made in task context (an
+ * interrupt's calls are not those of the task it interrupts) by a thread
+ * of the process that opened its events. The thread group's pid is
+ * cleared when its leader is reaped, possibly while another of its
+ * threads still runs: then nothing is left out.
  */
 static __always_inline bool fprobe_pmu_excluded(struct fprobe_pmu_probe *probe)
 {
-	return unlikely(probe->opener) && task_tgid(current) == probe->opener;
+	return unlikely(probe->opener) && in_task() &&
+	       READ_ONCE(current->signal->pids[PIDTYPE_TGID]) == probe->opener;
 }
 
 static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 {
 	struct fprobe_pmu_probe *probe = to_probe(fp);
 
-	/* Called while this context writes a record: a call perf made */
-	if (fprobe_pmu_writing_now())
+	/* A call made while this context writes a record: not lost */
+	if (fprobe_pmu_in_write())
 		return;
 	if (!fprobe_pmu_excluded(probe))
 		fprobe_pmu_lost(probe, NULL);
@@ -360,8 +366,8 @@ NOKPROBE_SYMBOL(fprobe_pmu_wanted);
  * perf_inplace_sample_begin() writes (a callchain, registers, ...), or that
  * do more with them (a BPF program, a signal, ...). Only this path needs
  * the sample registers, and a perf recursion context for them: a record
- * taken while this CPU delivers one in the same context (from an overflow
- * handler, say) is lost for the event.
+ * that finds it taken (delivered from another perf event's record made in
+ * the same context) is lost for the event.
  *
  * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
  * entry: the ones below are written before they are read (the sample data
@@ -462,9 +468,9 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
  * The record is written straight into the ring buffer of each event
  * (perf_inplace_sample_begin()), or through perf's general path for the
  * events that need it. Written in place, it needs no registers and no
- * perf recursion context: the ring buffer takes nested records, and
- * fprobe's recursion lock bounds how deep a probed function called from
- * here can nest.
+ * perf recursion context: the ring buffer takes nested records (of other
+ * perf events, or of an NMI). The calls made from here are not traced (see
+ * fprobe_pmu_in_write()).
  */
 static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 					      struct fprobe_pmu_record *rec,
@@ -486,8 +492,8 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 	/* As for a software event: holds off perf_remove_from_context() */
 	local_irq_save(flags);
 	/* Saved for an NMI that comes while another context writes */
-	writing = __this_cpu_read(fprobe_pmu_writing);
-	__this_cpu_write(fprobe_pmu_writing, fprobe_pmu_context());
+	writing = __this_cpu_read(fprobe_pmu_writing_ctx);
+	__this_cpu_write(fprobe_pmu_writing_ctx, fprobe_pmu_context());
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
@@ -515,7 +521,7 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 						  now, period);
 		}
 	}
-	__this_cpu_write(fprobe_pmu_writing, writing);
+	__this_cpu_write(fprobe_pmu_writing_ctx, writing);
 	local_irq_restore(flags);
 }
 
@@ -714,7 +720,7 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 	 * and no exit to hook.
 	 */
 	if (hlist_empty(this_cpu_ptr(probe->active)) ||
-	    fprobe_pmu_excluded(probe) || fprobe_pmu_writing_now())
+	    fprobe_pmu_excluded(probe) || fprobe_pmu_in_write())
 		return 1;
 
 	/* Only sampling events need the time and the arguments. */

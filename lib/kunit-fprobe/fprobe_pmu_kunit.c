@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
+#include <linux/irq_work.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
@@ -524,10 +525,19 @@ static void nesting_handler(struct perf_event *event,
 }
 
 /*
- * Two fprobes nested in each other's handlers, the inner one calling the
- * PMU's target: fprobe's recursion lock lets one call through from a
- * handler (for an interrupt not yet marked as such), and misses the next.
+ * An fprobe whose handler calls the PMU's target: fprobe's recursion lock
+ * lets one call through from a handler (as for an interrupt not yet marked
+ * as such), and misses the next. Two such fprobes nested in each other's
+ * handlers, the inner one calling the target, make a call it misses.
  */
+static int nester_one_entry(struct fprobe *fp, unsigned long entry_ip,
+			    unsigned long ret_ip, struct ftrace_regs *fregs,
+			    void *data)
+{
+	add_ptr(1, 1);
+	return 0;
+}
+
 static int nester_outer_entry(struct fprobe *fp, unsigned long entry_ip,
 			      unsigned long ret_ip, struct ftrace_regs *fregs,
 			      void *data)
@@ -548,13 +558,16 @@ static int nester_inner_entry(struct fprobe *fp, unsigned long entry_ip,
  * Events opened with the same config and filter share one fprobe, the others
  * have their own; each event counts the calls it lost itself. A call made
  * while the PMU delivers a record (from a's overflow handler) is the PMU's
- * own: no event records it or counts it as lost. A call fprobe misses
- * elsewhere (made two fprobe handlers deep) is lost for each event it would
- * have been delivered to.
+ * own: no event records it or counts it as lost, whether fprobe lets it
+ * through to the handlers (a record made at the first level) or misses it
+ * (a record made from another fprobe's handler, let through). A call
+ * fprobe misses elsewhere (made two fprobe handlers deep) is lost for each
+ * event it would have been delivered to.
  */
 static void fprobe_pmu_test_shared_lost(struct kunit *test)
 {
 	struct fprobe_pmu_test *t = test->priv;
+	struct fprobe one = { .entry_handler = nester_one_entry };
 	struct fprobe outer = { .entry_handler = nester_outer_entry };
 	struct fprobe inner = { .entry_handler = nester_inner_entry };
 	struct perf_event *a, *b, *c;
@@ -569,6 +582,11 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
 
 	for (i = 0; i < 5; i++)
 		add_ptr(i, 2);
+	KUNIT_ASSERT_EQ(test, register_fprobe(&one, "fprobe_pmu_kunit_ret",
+					      NULL), 0);
+	for (i = 0; i < 2; i++)
+		ret_ptr(i);
+	unregister_fprobe(&one);
 	KUNIT_ASSERT_EQ(test, register_fprobe(&outer, "fprobe_pmu_kunit_inner",
 					      NULL), 0);
 	ret = register_fprobe(&inner, "fprobe_pmu_kunit_delay", NULL);
@@ -581,9 +599,9 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
 	unregister_fprobe(&outer);
 
 	/*
-	 * Each call of the loop is recorded by the three events, and none of
-	 * those made from a's handler; the three made two handlers deep are
-	 * lost for each.
+	 * Each call of the loop, and the two made from one's handler, are
+	 * recorded by the three events, and none of those made from a's
+	 * handler; the three made two handlers deep are lost for each.
 	 */
 	perf_event_disable(a);
 	perf_event_disable(b);
@@ -591,14 +609,42 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&a->lost_samples), 3);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&b->lost_samples), 3);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->lost_samples), 3);
-	KUNIT_EXPECT_EQ(test, close_event(a), 5);
-	KUNIT_EXPECT_EQ(test, close_event(b), 5);
-	KUNIT_EXPECT_EQ(test, close_event(c), 5);
-	KUNIT_EXPECT_EQ(test, t->cap->n, 15);
+	KUNIT_EXPECT_EQ(test, close_event(a), 7);
+	KUNIT_EXPECT_EQ(test, close_event(b), 7);
+	KUNIT_EXPECT_EQ(test, close_event(c), 7);
+	KUNIT_EXPECT_EQ(test, t->cap->n, 21);
 	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
 	for (i = 0; i < t->cap->n; i++)
 		KUNIT_EXPECT_EQ(test, t->cap->recs[i].rec.retval,
-				(u64)(i / 3 + 2));
+				i < 15 ? (u64)(i / 3 + 2) : 2);
+}
+
+/* A call of the target from a hard interrupt */
+static void add_irq_work_fn(struct irq_work *work)
+{
+	add_ptr(1, 1);
+}
+
+/*
+ * exclude_opener leaves out the calls the opener makes in task context,
+ * not those of an interrupt that comes while it runs (an irq_work raised
+ * and waited for here, on this CPU: its hard interrupt runs while this
+ * task is current).
+ */
+static void fprobe_pmu_test_exclude_opener(struct kunit *test)
+{
+	struct irq_work work = IRQ_WORK_INIT_HARD(add_irq_work_fn);
+	struct perf_event *event;
+
+	if (!arch_irq_work_has_interrupt())
+		kunit_skip(test, "no irq_work interrupt on this machine");
+	event = open_event(test, FPROBE_PMU_CONFIG_EXCLUDE_OPENER,
+			   "fprobe_pmu_kunit_add", NULL, 0);
+	add_ptr(1, 2);
+	add_ptr(2, 2);
+	irq_work_queue(&work);
+	irq_work_sync(&work);
+	KUNIT_EXPECT_EQ(test, close_event(event), 1);
 }
 
 /*
@@ -943,6 +989,7 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_noexit),
 	KUNIT_CASE(fprobe_pmu_test_period),
 	KUNIT_CASE(fprobe_pmu_test_shared_lost),
+	KUNIT_CASE(fprobe_pmu_test_exclude_opener),
 	KUNIT_CASE_SLOW(fprobe_pmu_test_reuse_race),
 	KUNIT_CASE(fprobe_pmu_test_filter_errors),
 	KUNIT_CASE(fprobe_pmu_test_filter_duration),

@@ -51,6 +51,7 @@
 #include <internal/xyarray.h>
 #include <perf/evsel.h>
 #include <perf/mmap.h>
+#include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
 #include <api/fs/fs.h>
 #include <api/fs/tracing_path.h>
@@ -168,6 +169,7 @@ struct perf_fprobe {
 	const char		*list_glob;
 	const char		*exclude;	/* not-filter: PMU config2 */
 	int			duration;
+	unsigned int		mmap_pages;	/* -m, per CPU; 0: perf's default */
 	bool			force_tracefs;
 	bool			record_only;
 	bool			report_only;
@@ -182,7 +184,9 @@ struct perf_fprobe {
 	bool			btf_tried;
 	struct strlist		*avail;
 	int			nr_funcs;
+	int			alloc_funcs;
 	struct fprobe_target_func *funcs;
+	struct hashmap		*func_names;	/* name -> index in funcs */
 	int			pmu_type;	/* -1: tracefs fallback */
 	bool			pmu_filters;	/* the PMU has errors, min_duration */
 	bool			pmu_exclude_self; /* ... and exclude_opener */
@@ -193,6 +197,7 @@ struct perf_fprobe {
 	const char		*chrome_file;
 	const char		*min_latency_str;
 	bool			errors;		/* --errors */
+	bool			stdio;		/* --stdio: what is done anyway */
 	struct fprobe_report	*rep;
 	struct hashmap		*tasks;
 	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
@@ -658,29 +663,58 @@ out_inval:
 	return -EINVAL;
 }
 
+/* Hash callbacks of the string keys of perf fprobe's maps */
+static size_t name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool name_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+/*
+ * Add @name, matched by @probe, to the functions to trace: a hash of the
+ * names finds one matched twice, so that -a '*' sets up in O(n).
+ */
 static int fprobe__add_func(struct perf_fprobe *fprobe, const char *name,
 			    struct fprobe_probe *probe)
 {
 	struct fprobe_target_func *funcs, *f;
-	int i;
+	long idx;
 
-	for (i = 0; i < fprobe->nr_funcs; i++) {
-		if (!strcmp(fprobe->funcs[i].name, name)) {
-			pr_err("%s is matched by both '%s' and '%s'\n", name,
-			       fprobe->funcs[i].probe->spec, probe->spec);
+	if (!fprobe->func_names) {
+		fprobe->func_names = hashmap__new(name_hash, name_equal, NULL);
+		if (IS_ERR(fprobe->func_names)) {
+			fprobe->func_names = NULL;
 			return -1;
 		}
 	}
-	funcs = realloc(fprobe->funcs, (fprobe->nr_funcs + 1) * sizeof(*funcs));
-	if (!funcs)
+	if (hashmap__find(fprobe->func_names, name, &idx)) {
+		pr_err("%s is matched by both '%s' and '%s'\n", name,
+		       fprobe->funcs[idx].probe->spec, probe->spec);
 		return -1;
-	fprobe->funcs = funcs;
-	f = &funcs[fprobe->nr_funcs];
+	}
+	if (fprobe->nr_funcs == fprobe->alloc_funcs) {
+		int alloc = fprobe->alloc_funcs ? 2 * fprobe->alloc_funcs : 64;
+
+		funcs = realloc(fprobe->funcs, alloc * sizeof(*funcs));
+		if (!funcs)
+			return -1;
+		fprobe->funcs = funcs;
+		fprobe->alloc_funcs = alloc;
+	}
+	f = &fprobe->funcs[fprobe->nr_funcs];
 	memset(f, 0, sizeof(*f));
 	f->name = strdup(name);
 	if (!f->name)
 		return -1;
 	f->probe = probe;
+	if (hashmap__add(fprobe->func_names, f->name, (long)fprobe->nr_funcs) < 0) {
+		zfree(&f->name);
+		return -1;
+	}
 	fprobe->nr_funcs++;
 	return 0;
 }
@@ -1104,7 +1138,7 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 					const char **argv, int *rec_argc)
 {
 	const char **rec_argv;
-	int i, n = 0, max = 16 + 4 * fprobe->nr_funcs + argc;
+	int i, n = 0, max = 20 + 4 * fprobe->nr_funcs + argc;
 	char buf[256];
 
 	rec_argv = calloc(max + 1, sizeof(*rec_argv));
@@ -1130,6 +1164,15 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 	rec_argv[n++] = strdup(output);
 	if (fprobe->target.system_wide)
 		rec_argv[n++] = strdup("-a");
+	if (fprobe->target.cpu_list) {
+		rec_argv[n++] = strdup("-C");
+		rec_argv[n++] = strdup(fprobe->target.cpu_list);
+	}
+	if (fprobe->mmap_pages) {
+		snprintf(buf, sizeof(buf), "%u", fprobe->mmap_pages);
+		rec_argv[n++] = strdup("-m");
+		rec_argv[n++] = strdup(buf);
+	}
 	if (fprobe->target.pid) {
 		rec_argv[n++] = strdup("-p");
 		rec_argv[n++] = strdup(fprobe->target.pid);
@@ -1199,8 +1242,6 @@ static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sample,
 			      struct machine *machine);
 static void fprobe__forget_syms(struct perf_fprobe *fprobe);
-static size_t name_hash(long key, void *ctx);
-static bool name_equal(long a, long b, void *ctx);
 
 static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
 {
@@ -1486,7 +1527,7 @@ static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
 			pr_warning("failed to synthesize the comm of the traced tasks (did they exit?)\n");
 		return 0;
 	}
-	if (target->system_wide)
+	if (target__has_cpu(target))
 		return perf_event__synthesize_threads(tool, fprobe_recorder__process,
 						      machine, false, false, 1);
 	return 0;
@@ -1526,7 +1567,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 		.raw_samples	= true,
 		.sample_cpu	= true,
 		.kernel_callchains = true,
-		.mmap_pages	= UINT_MAX,
+		.mmap_pages	= fprobe->mmap_pages ?: UINT_MAX,
 		.user_freq	= UINT_MAX,
 		.user_interval	= ULLONG_MAX,
 	};
@@ -1929,7 +1970,7 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 				"are not applied, give them to perf fprobe report" :
 				"are applied in user space");
 		fprobe->pmu_exclude_self = perf_pmu__has_format(pmu, "exclude_opener");
-		if (!fprobe->pmu_exclude_self && fprobe->target.system_wide)
+		if (!fprobe->pmu_exclude_self && target__has_cpu(&fprobe->target))
 			pr_info("perf fprobe: this fprobe PMU cannot leave perf's own calls out (no format/exclude_opener): they are traced too\n");
 		if (fprobe__pmu_filters(fprobe) < 0)
 			return -1;
@@ -1990,16 +2031,6 @@ out_remove:
 }
 
 /* ---- reading a recording ------------------------------------------------ */
-
-static size_t name_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool name_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
-}
 
 /* The prototype of a recorded function, looked up once */
 static struct fprobe_func *fprobe__func_dwarf(struct perf_fprobe *fprobe,
@@ -2658,6 +2689,9 @@ static int fprobe__output(struct perf_fprobe *fprobe)
 
 	if (!out)
 		out = FPROBE_OUT_TREE;
+	/* as perf report --stdio: through the pager on a terminal */
+	if (out & (FPROBE_OUT_TREE | FPROBE_OUT_HIST | FPROBE_OUT_CALLS | FPROBE_OUT_FOLDED))
+		setup_pager();
 	if (out & FPROBE_OUT_TREE && fprobe_report__print_tree(fprobe->rep, stdout) < 0)
 		err = -1;
 	if (out & FPROBE_OUT_HIST && fprobe_report__print_hist(fprobe->rep, stdout) < 0)
@@ -2882,6 +2916,7 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 		fprobe_func__delete(fprobe->funcs[i].dwarf);
 	}
 	free(fprobe->funcs);
+	hashmap__free(fprobe->func_names);
 	strlist__delete(fprobe->avail);
 	/* the report frees its own: these are perf fprobe trace's */
 	if (fprobe->live && !IS_ERR_OR_NULL(fprobe->funcs_by_name)) {
@@ -2948,6 +2983,8 @@ int cmd_fprobe(int argc, const char **argv)
 	OPT_INTEGER(0, "tid", &fprobe.ropts.tid, "Only calls of this thread"),
 	OPT_STRING('s', "sort", &fprobe.ropts.sort, "key",
 		   "Sort by: total (default), self, avg, max, count, p99, name"),
+	OPT_BOOLEAN(0, "stdio", &fprobe.stdio,
+		    "Text output, paged on a terminal (the only one; as perf report --stdio)"),
 	OPT_PARENT(common_options),
 	};
 	/* perf fprobe and perf fprobe record: record, then report */
@@ -2957,8 +2994,13 @@ int cmd_fprobe(int argc, const char **argv)
 		     parse_probe),
 	OPT_BOOLEAN('A', "all-cpus", &fprobe.target.system_wide,
 		    "System-wide collection from all CPUs"),
+	OPT_STRING('C', "cpu", &fprobe.target.cpu_list, "cpu",
+		   "Trace on these CPUs only, system-wide (list: 0,2-3)"),
 	OPT_STRING('p', "pid", &fprobe.target.pid, "pid",
 		   "Trace on existing process id"),
+	OPT_CALLBACK('m', "mmap-pages", &fprobe.mmap_pages, "pages",
+		     "Ring buffer pages per CPU (a power of two), or a size: 512K, 4M",
+		     evlist__parse_mmap_pages),
 	OPT_INTEGER(0, "duration", &fprobe.duration,
 		    "Stop recording after this many seconds"),
 	OPT_STRING('x', "exclude", &fprobe.exclude, "glob[,glob...]",
@@ -3060,8 +3102,8 @@ int cmd_fprobe(int argc, const char **argv)
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
 		goto out;
 	}
-	if (!argc && !fprobe.target.pid && !fprobe.target.system_wide) {
-		pr_err("nothing to trace: give a command, -p PID or -A\n");
+	if (!argc && !fprobe.target.pid && !target__has_cpu(&fprobe.target)) {
+		pr_err("nothing to trace: give a command, -p PID, -A or -C CPUS\n");
 		parse_options_usage(fprobe_usage, options, "a", true);
 		goto out;
 	}

@@ -40,13 +40,14 @@
  */
 #define FPROBE_PMU_CONFIG_ERRORS	(1ULL << 5)
 /*
- * config bit 6: leave out the calls made by the threads of the process that
- * opened the event (an inherited event: its parent): neither recorded nor
- * counted, not even as lost. A tool tracing the whole system sets it, so
- * that its own reads of the records and writes of them to a file are not
- * traced in turn.
+ * config bit 6: leave out the calls that the threads of the process that
+ * opened the event (an inherited event: its parent's) make in task context
+ * (not those of the interrupts that come while they run): neither recorded
+ * nor counted, not even as lost. A tool tracing the whole system sets it,
+ * so that its own reads of the records and writes of them to a file are
+ * not traced in turn.
  */
-#define FPROBE_PMU_CONFIG_EXCLUDE_OPENER (1ULL << 6)
+#define FPROBE_PMU_CONFIG_EXCLUDE_OPENER	(1ULL << 6)
 /* Every defined config bit; any other bit set is -EINVAL */
 #define FPROBE_PMU_CONFIG_MASK		(FPROBE_PMU_CONFIG_NARGS_MASK | \
 					 FPROBE_PMU_CONFIG_ENTRY |	\

@@ -203,6 +203,15 @@ grep -q 'no probe' "$tmpdir/err" || fail "no 'no probe' error"
 if perf fprobe -a 'vfs_read 1x' -- true 2>/dev/null; then
 	fail "invalid parameter name accepted"
 fi
+# bad -m and -C: errors, and nothing left behind (checked below)
+rc=0
+perf fprobe -m many -a vfs_read -- true 2>"$tmpdir/err" || rc=$?
+# 129: parse-options' usage error, as perf record -m many
+[ $rc -ne 0 ] && [ $rc -le 129 ] || fail "-m many exits with $rc"
+grep -q 'mmap_pages' "$tmpdir/err" || fail "no error for -m many: $(cat "$tmpdir/err")"
+rc=0
+perf fprobe -C 4096 --duration 1 -a vfs_read 2>"$tmpdir/err" || rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "-C 4096 exits with $rc: $(cat "$tmpdir/err")"
 
 # bad report options
 if perf fprobe report --sort bogus -i /dev/null 2>/dev/null; then

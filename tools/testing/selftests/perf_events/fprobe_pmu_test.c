@@ -1152,6 +1152,19 @@ static bool test_inherit(void)
 	return true;
 }
 
+/* Run on CPU 0 only, the affinity before saved in @old */
+static bool pin_to_cpu0(cpu_set_t *old)
+{
+	cpu_set_t set;
+
+	sched_getaffinity(0, sizeof(*old), old);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return failf("sched_setaffinity: %s", strerror(errno));
+	return true;
+}
+
 /*
  * exclude_opener: an event of this task leaves out its reads; the same
  * event inherited by a child counts the child's, which is another process;
@@ -1162,7 +1175,7 @@ static bool test_exclude_opener(void)
 {
 	struct perf_event_attr attr;
 	uint64_t all, excl, lost;
-	cpu_set_t set, old;
+	cpu_set_t old;
 	int lead, fd = -1;
 	bool ok = false;
 	int64_t c;
@@ -1177,11 +1190,8 @@ static bool test_exclude_opener(void)
 		return c < 0 ? false : failf("child count %" PRId64 " of %d",
 					     c, NR_READS);
 
-	sched_getaffinity(0, sizeof(old), &old);
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return failf("sched_setaffinity: %s", strerror(errno));
+	if (!pin_to_cpu0(&old))
+		return false;
 	init_attr(&attr, 0, "vfs_read", 0);
 	attr.disabled = 1;
 	lead = perf_event_open(&attr, -1, 0);
@@ -1220,14 +1230,11 @@ out:
 static bool test_cpu_event(void)
 {
 	struct perf_event_attr attr;
-	cpu_set_t set, old;
+	cpu_set_t old;
 	int64_t c;
 
-	sched_getaffinity(0, sizeof(old), &old);
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return failf("sched_setaffinity: %s", strerror(errno));
+	if (!pin_to_cpu0(&old))
+		return false;
 	init_attr(&attr, 0, "vfs_read", 0);
 	c = count_of(&attr, -1, 0, reads_workload);
 	sched_setaffinity(0, sizeof(old), &old);
