@@ -204,7 +204,7 @@ check_path() {
 # exclude_opener), and so are the calls the kernel makes to write a
 # record; records beyond what the ring buffer holds are lost and counted.
 check_all_functions() {
-	local rc=0 perf_pid tids n bad own
+	local rc=0 perf_pid tids n bad own sys
 
 	perf fprobe -A -a '*' --duration 2 -m 1M --calls \
 		>"$tmpdir/star.out" 2>"$tmpdir/star.err" &
@@ -222,9 +222,9 @@ check_all_functions() {
 	# "time tid cpu duration call": no system call of a thread of perf's
 	# (what its threads do in task context is left out; the interrupts
 	# that come while they run are not)
+	sys='do_syscall_64|x64_sys_call|__x64_sys_[a-z0-9_]+|ksys_[a-z]+|vfs_[a-z]+'
 	bad=$(awk -v tids=" $tids" 'NR > 1 && index(tids, " " $2 " ")' "$tmpdir/star.out" |
-		grep -E ' (do_syscall_64|x64_sys_call|__x64_sys_[a-z0-9_]+|ksys_[a-z]+|vfs_[a-z]+)\(' |
-		head -3)
+		grep -E " ($sys)\\(" | head -3)
 	[ -z "$bad" ] || fail "-A -a '*': system calls of perf's own threads recorded: $bad"
 	# nor the calls the PMU makes to write a record
 	own='perf_inplace_sample_begin|perf_prepare_sample|perf_callchain'
