@@ -189,7 +189,7 @@ struct perf_fprobe {
 	struct hashmap		*func_names;	/* name -> index in funcs */
 	int			pmu_type;	/* -1: tracefs fallback */
 	bool			pmu_filters;	/* the PMU has errors, min_duration */
-	bool			pmu_exclude_self; /* ... and exclude_opener */
+	bool			pmu_exclude_opener; /* the PMU has exclude_opener */
 	/* report */
 	struct fprobe_report_opts ropts;
 	int			outputs;
@@ -198,6 +198,7 @@ struct perf_fprobe {
 	const char		*min_latency_str;
 	bool			errors;		/* --errors */
 	bool			stdio;		/* --stdio: what is done anyway */
+	const char		*tmp_data;	/* the temporary recording */
 	struct fprobe_report	*rep;
 	struct hashmap		*tasks;
 	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
@@ -688,6 +689,7 @@ static int fprobe__add_func(struct perf_fprobe *fprobe, const char *name,
 		fprobe->func_names = hashmap__new(name_hash, name_equal, NULL);
 		if (IS_ERR(fprobe->func_names)) {
 			fprobe->func_names = NULL;
+			pr_err("out of memory\n");
 			return -1;
 		}
 	}
@@ -1467,7 +1469,7 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 			attr.config |= FPROBE_PMU_CONFIG_ERRORS;
 	}
 	/* perf's own reads and writes of the records are not traced */
-	if (fprobe->pmu_exclude_self)
+	if (fprobe->pmu_exclude_opener)
 		attr.config |= FPROBE_PMU_CONFIG_EXCLUDE_OPENER;
 	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
 		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
@@ -1668,10 +1670,14 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 start:
 	if (fprobe->duration > 0)
 		alarm(fprobe->duration);
+	/*
+	 * As perf record: the events of a task are enabled at its exec, the
+	 * others (-A, -C, -p) here, also with a command
+	 */
+	if (!target__none(&opts.target))
+		evlist__enable(rec.evlist);
 	if (argc)
 		evlist__start_workload(rec.evlist);
-	else
-		evlist__enable(rec.evlist);
 
 	while (!fprobe_done && !fprobe_interrupted) {
 		u64 before = rec.bytes;
@@ -1969,8 +1975,8 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 				fprobe->record_only ?
 				"are not applied, give them to perf fprobe report" :
 				"are applied in user space");
-		fprobe->pmu_exclude_self = perf_pmu__has_format(pmu, "exclude_opener");
-		if (!fprobe->pmu_exclude_self && target__has_cpu(&fprobe->target))
+		fprobe->pmu_exclude_opener = perf_pmu__has_format(pmu, "exclude_opener");
+		if (!fprobe->pmu_exclude_opener && target__has_cpu(&fprobe->target))
 			pr_info("perf fprobe: this fprobe PMU cannot leave perf's own calls out (no format/exclude_opener): they are traced too\n");
 		if (fprobe__pmu_filters(fprobe) < 0)
 			return -1;
@@ -2806,6 +2812,12 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		goto out_free;
 	}
 
+	/*
+	 * A temporary recording is read: gone before the output, which the
+	 * pager may end (SIGPIPE) before it is all written
+	 */
+	if (fprobe->tmp_data && !unlink(fprobe->tmp_data))
+		fprobe->tmp_data = NULL;
 	ret = fprobe__output(fprobe);
 	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
 	if (fprobe->nr_incomplete)
@@ -3094,11 +3106,12 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	}
 
-	if (fprobe.record_only && fprobe.outputs) {
+	if (fprobe.record_only && (fprobe.outputs || fprobe.stdio)) {
 		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
 		goto out;
 	}
-	if (fprobe.live && (fprobe.outputs || fprobe.output || fprobe.force_tracefs)) {
+	if (fprobe.live &&
+	    (fprobe.outputs || fprobe.stdio || fprobe.output || fprobe.force_tracefs)) {
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
 		goto out;
 	}
@@ -3134,12 +3147,13 @@ int cmd_fprobe(int argc, const char **argv)
 		close(fd);
 		data_path = tmp_path;
 		tmp_file = true;
+		fprobe.tmp_data = tmp_path;
 	}
 
 	ret = fprobe__record(&fprobe, data_path, argc, argv);
 	if (ret == 0 && !fprobe.record_only)
 		ret = fprobe__report(&fprobe, data_path);
-	if (tmp_file)
+	if (tmp_file && fprobe.tmp_data)
 		unlink(data_path);
 out:
 	fprobe__exit(&fprobe);

@@ -212,6 +212,8 @@ grep -q 'mmap_pages' "$tmpdir/err" || fail "no error for -m many: $(cat "$tmpdir
 rc=0
 perf fprobe -C 4096 --duration 1 -a vfs_read 2>"$tmpdir/err" || rc=$?
 [ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "-C 4096 exits with $rc: $(cat "$tmpdir/err")"
+! grep -q 'nothing to trace' "$tmpdir/err" || fail "-C 4096 not taken as a target"
+
 
 # bad report options
 if perf fprobe report --sort bogus -i /dev/null 2>/dev/null; then

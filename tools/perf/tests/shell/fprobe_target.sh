@@ -137,7 +137,7 @@ ctrl_c() {
 
 # check_path PATH: -p, -A --duration and Ctrl-C through PATH (pmu or tracefs)
 check_path() {
-	local opt='' other
+	local opt='' other='' n
 
 	path=$1
 
@@ -182,14 +182,31 @@ check_path() {
 	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/all.err" || fail "-A: no summary"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -A --duration"
 
-	# -C 0: system-wide on CPU 0 only, where the loop runs
+	# -C 0: system-wide on CPU 0 only, where the loop runs, while another
+	# reader runs on CPU 1
+	rm -f "$tmpdir/stop1"
+	if [ "$(nproc)" -gt 1 ]; then
+		taskset -c 1 sh -c "while [ ! -e $tmpdir/stop1 ]; do
+			dd if=/dev/zero of=/dev/null bs=1 count=10 2>/dev/null; done" &
+		other=$!
+	fi
 	perf fprobe ${opt:+"$opt"} -C 0 --duration 4 -a 'vfs_read count' --calls \
 		>"$tmpdir/cpu.out" 2>"$tmpdir/cpu.err" ||
 		fail "perf fprobe -C 0 --duration exits with $?: $(tail -3 "$tmpdir/cpu.err")"
+	touch "$tmpdir/stop1"
+	[ -z "$other" ] || wait "$other" 2>/dev/null || true
 	check_reads "$1 -C 0 --duration 4" "$tmpdir/cpu.out"
 	# "time tid cpu duration call": every call on CPU 0
 	other=$(awk 'NF >= 5 && $1 !~ /^#/ && $3 != 0' "$tmpdir/cpu.out" | head -3)
 	[ -z "$other" ] || fail "$1 -C 0: calls on other CPUs: $other"
+
+	# -A with a command: the events are enabled before it starts
+	perf fprobe ${opt:+"$opt"} -A -a vfs_read -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=100 >/dev/null 2>"$tmpdir/cmd.err" ||
+		fail "perf fprobe -A -- dd exits with $?: $(tail -3 "$tmpdir/cmd.err")"
+	n=$(sed -n 's/^perf fprobe: \([0-9]*\) calls.*/\1/p' "$tmpdir/cmd.err")
+	[ "${n:-0}" -ge 100 ] ||
+		fail "$1 -A -- dd of 100 reads: ${n:-no} calls: $(tail -3 "$tmpdir/cmd.err")"
 
 	# Ctrl-C ends the recording and the report is still printed
 	ctrl_c 20 || ctrl_c 100 || ctrl_c 500 ||
@@ -206,11 +223,20 @@ check_path() {
 check_all_functions() {
 	local rc=0 perf_pid tids n bad own sys
 
+	# an event attaches to at most max_funcs functions
+	if [ "$(wc -l </sys/kernel/tracing/available_filter_functions)" -gt \
+	     "$(cat /sys/module/fprobe_pmu/parameters/max_funcs)" ]; then
+		echo "-A -a '*': more traceable functions than fprobe_pmu.max_funcs, not run"
+		return
+	fi
+
 	perf fprobe -A -a '*' --duration 2 -m 1M --calls \
 		>"$tmpdir/star.out" 2>"$tmpdir/star.err" &
 	perf_pid=$!
 	wait_attached $perf_pid || true
 	tids=$(ls /proc/$perf_pid/task 2>/dev/null | tr '\n' ' ')
+	[ -n "$tids" ] || fail "-A -a '*': perf's threads not found"
+
 	wait $perf_pid || rc=$?
 	if [ $rc -ne 0 ]; then
 		fail "-A -a '*' --duration 2: status $rc: $(tail -3 "$tmpdir/star.err")"
