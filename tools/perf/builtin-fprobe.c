@@ -66,6 +66,7 @@
 #include "util/evsel.h"
 #include "util/hashmap.h"
 #include "util/header.h"
+#include "util/intlist.h"
 #include "util/levenshtein.h"
 #include "util/machine.h"
 #include "util/map.h"
@@ -81,6 +82,7 @@
 #include "util/synthetic-events.h"
 #include "util/target.h"
 #include "util/thread.h"
+#include "util/time-utils.h"
 #include "util/tool.h"
 #include "util/fprobe-call.h"
 #include "util/fprobe-decode.h"
@@ -167,10 +169,11 @@ struct perf_fprobe {
 	const char		*vmlinux;
 	const char		*show_vars;
 	const char		*list_glob;
-	const char		*exclude;	/* not-filter: PMU config2 */
+	const char		*notrace;	/* -N, not-filter: PMU config2 */
 	int			duration;
 	unsigned int		mmap_pages;	/* -m, per CPU; 0: perf's default */
 	bool			force_tracefs;
+	bool			no_inherit;	/* -t: not the threads they create */
 	bool			record_only;
 	bool			report_only;
 	bool			live;		/* perf fprobe trace */
@@ -196,6 +199,8 @@ struct perf_fprobe {
 	const char		*flame_file;
 	const char		*chrome_file;
 	const char		*min_latency_str;
+	const char		*tid_str;	/* report --tid: ropts.tids */
+	const char		*time_str;	/* report --time: ropts.times */
 	bool			errors;		/* --errors */
 	bool			stdio;		/* --stdio: what is done anyway */
 	const char		*tmp_data;	/* the temporary recording */
@@ -721,15 +726,15 @@ static int fprobe__add_func(struct perf_fprobe *fprobe, const char *name,
 	return 0;
 }
 
-/* Is @name matched by a glob of the not-filter (--exclude, globs split by ',' or blanks)? */
+/* Is @name matched by a glob of the not-filter (-N, globs split by ',' or blanks)? */
 static bool fprobe__excluded(struct perf_fprobe *fprobe, const char *name)
 {
 	char *globs, *glob, *saveptr = NULL;
 	bool ret = false;
 
-	if (!fprobe->exclude)
+	if (!fprobe->notrace)
 		return false;
-	globs = strdup(fprobe->exclude);
+	globs = strdup(fprobe->notrace);
 	if (!globs)
 		return false;
 	for (glob = strtok_r(globs, ", \t", &saveptr); glob && !ret;
@@ -754,8 +759,8 @@ static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 	if (!fprobe_probe__is_glob(probe)) {
 		if (strlist__has_entry(fprobe->avail, probe->glob)) {
 			if (fprobe__excluded(fprobe, probe->glob)) {
-				pr_err("%s is excluded by --exclude '%s'\n",
-				       probe->glob, fprobe->exclude);
+				pr_err("%s is excluded by --notrace-funcs '%s'\n",
+				       probe->glob, fprobe->notrace);
 				return -1;
 			}
 			return fprobe__add_func(fprobe, probe->glob, probe);
@@ -780,7 +785,7 @@ static int fprobe__expand_probe(struct perf_fprobe *fprobe,
 	}
 	if (!nr) {
 		pr_err("no traceable function matches '%s'%s\n", probe->glob,
-		       fprobe->exclude ? " (less --exclude)" : "");
+		       fprobe->notrace ? " (less --notrace-funcs)" : "");
 		return -1;
 	}
 	return 0;
@@ -1179,6 +1184,10 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 		rec_argv[n++] = strdup("-p");
 		rec_argv[n++] = strdup(fprobe->target.pid);
 	}
+	if (fprobe->no_inherit) {
+		rec_argv[n++] = strdup("-t");
+		rec_argv[n++] = strdup(fprobe->target.tid);
+	}
 	if (argc)
 		rec_argv[n++] = strdup("--");
 	for (i = 0; i < argc; i++)
@@ -1255,6 +1264,27 @@ static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t
 	}
 	rec->bytes += size;
 	return 0;
+}
+
+/*
+ * The first and last sample times, for the header (HEADER_SAMPLE_TIME), as
+ * perf record writes them: perf fprobe report --time and perf report
+ * --time take percentages of the recording from them. The ring buffers of
+ * the CPUs are read in turn, so the samples come in no order of time.
+ */
+static void fprobe_recorder__sample_time(struct fprobe_recorder *rec,
+					 union perf_event *event)
+{
+	struct evlist *evlist = rec->evlist;
+	u64 time;
+
+	if (event->header.type != PERF_RECORD_SAMPLE ||
+	    evlist__parse_sample_timestamp(evlist, event, &time) < 0 || !time)
+		return;
+	if (!evlist->first_sample_time || time < evlist->first_sample_time)
+		evlist->first_sample_time = time;
+	if (time > evlist->last_sample_time)
+		evlist->last_sample_time = time;
 }
 
 static int fprobe_recorder__process(const struct perf_tool *tool,
@@ -1387,7 +1417,10 @@ static int fprobe_recorder__drain(struct fprobe_recorder *rec)
 		if (perf_mmap__read_init(map) < 0)
 			continue;
 		while ((event = perf_mmap__read_event(map)) != NULL) {
-			int err = fprobe_recorder__write(rec, event, event->header.size);
+			int err;
+
+			fprobe_recorder__sample_time(rec, event);
+			err = fprobe_recorder__write(rec, event, event->header.size);
 
 			perf_mmap__consume(map);
 			if (err)
@@ -1455,7 +1488,7 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 		.size		= sizeof(attr),
 		.config		= probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK,
 		.config1	= (u64)(uintptr_t)probe->filter,
-		.config2	= (u64)(uintptr_t)fprobe->exclude,
+		.config2	= (u64)(uintptr_t)fprobe->notrace,
 		.sample_period	= 1,
 	};
 	struct evsel *evsel;
@@ -1572,6 +1605,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 		.mmap_pages	= fprobe->mmap_pages ?: UINT_MAX,
 		.user_freq	= UINT_MAX,
 		.user_interval	= ULLONG_MAX,
+		.no_inherit	= fprobe->no_inherit,
 	};
 	struct callchain_param callchain = {
 		.enabled	= true,
@@ -2196,8 +2230,6 @@ static int fprobe__list_call(struct perf_fprobe *fprobe,
 	call->cookie = 0;
 	if (!(fprobe->outputs & FPROBE_OUT_CALLS))
 		return 0;
-	if (fprobe->ropts.tid >= 0 && call->tid != fprobe->ropts.tid)
-		return 0;
 	if (fprobe->nr_listed == fprobe->alloc_listed) {
 		size_t alloc = fprobe->alloc_listed ? fprobe->alloc_listed * 2 : 1024;
 		struct fprobe_listed *tmp = realloc(fprobe->listed, alloc * sizeof(*tmp));
@@ -2242,7 +2274,8 @@ static void fprobe__live_call(struct perf_fprobe *fprobe, const struct fprobe_ca
 static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
 			u32 arg_mask, struct fprobe_func *dwarf)
 {
-	if (!fprobe__wanted(fprobe, call, dwarf))
+	if (!fprobe_report_opts__selects(&fprobe->ropts, call) ||
+	    !fprobe__wanted(fprobe, call, dwarf))
 		return 0;
 	if (call->flags != (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT))
 		fprobe->nr_incomplete++;
@@ -2713,6 +2746,54 @@ static int fprobe__output(struct perf_fprobe *fprobe)
 	return err;
 }
 
+/*
+ * perf fprobe report --tid and --time, as perf report's: a list of thread
+ * ids, and time ranges (start,stop in seconds, as --calls prints the
+ * calls, either side may be left out; several ranges apart by a blank;
+ * or a percentage of the recording, from its first and last sample times)
+ */
+static int fprobe__parse_report_filters(struct perf_fprobe *fprobe,
+					struct perf_session *session)
+{
+	struct perf_time_interval *times = NULL;
+	const char *str = fprobe->tid_str;
+	struct int_node *node;
+	struct intlist *tids;
+	int *array, size, i;
+
+	if (str) {
+		tids = *str && strspn(str, "0123456789,") == strlen(str) &&
+		       *str != ',' && str[strlen(str) - 1] != ',' && !strstr(str, ",,") ?
+		       intlist__new(str) : NULL;
+		if (!tids) {
+			pr_err("invalid --tid '%s': thread ids apart by commas, such as 71,72\n",
+			       str);
+			return -1;
+		}
+		array = calloc(intlist__nr_entries(tids), sizeof(*array));
+		if (!array) {
+			intlist__delete(tids);
+			return -1;
+		}
+		i = 0;
+		intlist__for_each_entry(node, tids)
+			array[i++] = node->i;
+		fprobe->ropts.tids = array;
+		fprobe->ropts.nr_tids = i;
+		intlist__delete(tids);
+	}
+	if (fprobe->time_str) {
+		if (perf_time__parse_for_ranges(fprobe->time_str, session, &times,
+						&size, &fprobe->ropts.nr_times) < 0) {
+			pr_err("invalid --time '%s': start,stop in seconds (10.5,11 or 10.5, or ,11), or a percentage of the recording (0%%-10%%, 10%%/2)\n",
+			       fprobe->time_str);
+			return -1;
+		}
+		fprobe->ropts.times = times;
+	}
+	return 0;
+}
+
 static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 {
 	struct perf_data data = {
@@ -2777,6 +2858,8 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		       input, FPROBE_GROUP);
 		goto out_delete;
 	}
+	if (fprobe__parse_report_filters(fprobe, session) < 0)
+		goto out_delete;
 
 	fprobe->tasks = hashmap__new(tid_hash, tid_equal, NULL);
 	fprobe->funcs_by_name = hashmap__new(name_hash, name_equal, NULL);
@@ -2922,6 +3005,8 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 		list_del(&probe->list);
 		fprobe_probe__delete(probe);
 	}
+	free((int *)fprobe->ropts.tids);
+	free((struct perf_time_interval *)fprobe->ropts.times);
 	for (i = 0; i < fprobe->nr_funcs; i++) {
 		free(fprobe->funcs[i].name);
 		free(fprobe->funcs[i].event);
@@ -2954,7 +3039,6 @@ int cmd_fprobe(int argc, const char **argv)
 		.target		= { .uid = UINT_MAX, },
 		.pmu_type	= -1,
 		.ropts		= {
-			.tid	= -1,
 			.sort	= "total",
 		},
 	};
@@ -2966,7 +3050,7 @@ int cmd_fprobe(int argc, const char **argv)
 		    "Read prototypes from BTF, not DWARF (-k's, else the kernel's)"),
 	OPT_STRING('V', "vars", &fprobe.show_vars, "func",
 		   "Show a function's parameters, types and registers, from DWARF or BTF"),
-	OPT_STRING_OPTARG('l', "list", &fprobe.list_glob, "glob",
+	OPT_STRING_OPTARG('F', "funcs", &fprobe.list_glob, "glob",
 			  "List traceable functions (matching a glob)", "*"),
 	OPT_END()
 	};
@@ -2992,7 +3076,6 @@ int cmd_fprobe(int argc, const char **argv)
 		    "Only calls that return an error code (in the kernel, on the PMU)"),
 	OPT_INTEGER(0, "max-depth", &fprobe.ropts.max_depth,
 		    "Depth of the call-path tree (0: unlimited)"),
-	OPT_INTEGER(0, "tid", &fprobe.ropts.tid, "Only calls of this thread"),
 	OPT_STRING('s', "sort", &fprobe.ropts.sort, "key",
 		   "Sort by: total (default), self, avg, max, count, p99, name"),
 	OPT_BOOLEAN(0, "stdio", &fprobe.stdio,
@@ -3010,12 +3093,14 @@ int cmd_fprobe(int argc, const char **argv)
 		   "Trace on these CPUs only, system-wide (list: 0,2-3)"),
 	OPT_STRING('p', "pid", &fprobe.target.pid, "pid",
 		   "Trace on existing process id"),
+	OPT_STRING('t', "tid", &fprobe.target.tid, "tid",
+		   "Trace on existing thread id (comma separated list)"),
 	OPT_CALLBACK('m', "mmap-pages", &fprobe.mmap_pages, "pages",
 		     "Ring buffer pages per CPU (a power of two), or a size: 512K, 4M",
 		     evlist__parse_mmap_pages),
 	OPT_INTEGER(0, "duration", &fprobe.duration,
 		    "Stop recording after this many seconds"),
-	OPT_STRING('x', "exclude", &fprobe.exclude, "glob[,glob...]",
+	OPT_STRING('N', "notrace-funcs", &fprobe.notrace, "glob[,glob...]",
 		   "Do not trace the functions these globs match"),
 	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,
 		    "Use fprobe events in tracefs even with the fprobe PMU"),
@@ -3025,6 +3110,10 @@ int cmd_fprobe(int argc, const char **argv)
 	};
 	const struct option report_options[] = {
 	OPT_STRING('i', "input", &fprobe.input, "file", "Input file name"),
+	OPT_STRING(0, "tid", &fprobe.tid_str, "tid[,tid...]",
+		   "Only the calls of these threads"),
+	OPT_STRING(0, "time", &fprobe.time_str, "str",
+		   "Only the calls that end in these time ranges: start,stop (s) or 0%-10%"),
 	OPT_PARENT(report_only_options),
 	};
 	const char * const fprobe_usage[] = {
@@ -3032,7 +3121,7 @@ int cmd_fprobe(int argc, const char **argv)
 		"perf fprobe record [<options>] -a 'FUNC|GLOB [PARAM...]' [-o file] [-- <command>]",
 		"perf fprobe trace [<options>] -a 'FUNC|GLOB [PARAM...]' [-- <command>]",
 		"perf fprobe report [<options>] [-i file]",
-		"perf fprobe -V FUNC | -l [GLOB]",
+		"perf fprobe -V FUNC | -F [GLOB]",
 		NULL
 	};
 	const struct option *options = fprobe_record_options;
@@ -3085,11 +3174,11 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	}
 	if (fprobe.list_glob) {
-		/* -l GLOB: an optional argument given apart */
+		/* -F GLOB: an optional argument given apart */
 		if (argc == 1 && !strcmp(fprobe.list_glob, "*")) {
 			fprobe.list_glob = argv[0];
 		} else if (argc) {
-			pr_err("-l takes one glob\n");
+			pr_err("-F takes one glob\n");
 			goto out;
 		}
 		ret = fprobe__list(&fprobe);
@@ -3115,11 +3204,16 @@ int cmd_fprobe(int argc, const char **argv)
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
 		goto out;
 	}
-	if (!argc && !fprobe.target.pid && !target__has_cpu(&fprobe.target)) {
-		pr_err("nothing to trace: give a command, -p PID, -A or -C CPUS\n");
+	if (!argc && target__none(&fprobe.target)) {
+		pr_err("nothing to trace: give a command, -p PID, -t TID, -A or -C CPUS\n");
 		parse_options_usage(fprobe_usage, options, "a", true);
 		goto out;
 	}
+	/*
+	 * As perf record -t: those threads, not the ones they create; -p
+	 * overrides -t (target__validate() then sets the tids to the pid's)
+	 */
+	fprobe.no_inherit = fprobe.target.tid && !fprobe.target.pid;
 	ret = target__validate(&fprobe.target);
 	if (ret) {
 		char errbuf[512];

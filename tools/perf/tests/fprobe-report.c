@@ -21,6 +21,7 @@
 #include "util/fprobe-call.h"
 #include "util/fprobe-decode.h"
 #include "util/fprobe-report.h"
+#include "util/time-utils.h"
 
 /* A call of the synthetic recording */
 struct test_call {
@@ -279,7 +280,7 @@ static const char expected_p99[] =
 static int test__fprobe_report_tree(struct test_suite *test __maybe_unused,
 				    int subtest __maybe_unused)
 {
-	struct fprobe_report_opts opts = { .tid = -1, };
+	struct fprobe_report_opts opts = { .max_depth = 0, };
 	struct fprobe_report *rep;
 	int ret;
 
@@ -353,7 +354,7 @@ static int test__fprobe_report_hist(struct test_suite *test __maybe_unused,
 				    int subtest __maybe_unused)
 {
 	static const u64 durations[] = { 0, 1, 2, 3, 4, 1023, 1024, 1024 };
-	struct fprobe_report_opts opts = { .tid = -1, .sort = "name", };
+	struct fprobe_report_opts opts = { .sort = "name", };
 	struct fprobe_report *rep;
 	char *out;
 	size_t i;
@@ -408,7 +409,7 @@ static const char expected_folded[] =
 static int test__fprobe_report_folded(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
-	struct fprobe_report_opts opts = { .tid = -1, };
+	struct fprobe_report_opts opts = { .max_depth = 0, };
 	struct fprobe_call call = {
 		.name = "odd name;x", .duration = 42, .flags = BOTH,
 		.nr_stack = 2, .stack = (const char *[]){ "a b", "c;d" },
@@ -610,7 +611,7 @@ static const char expected_partial[] =
 static int test__fprobe_report_partial(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
-	struct fprobe_report_opts opts = { .tid = -1, .sort = "p50", };
+	struct fprobe_report_opts opts = { .sort = "p50", };
 	struct fprobe_call call = { .name = "f", .flags = BOTH, .duration = 10, };
 	struct fprobe_report *rep;
 	char *out;
@@ -676,8 +677,11 @@ static int test__fprobe_report_partial(struct test_suite *test __maybe_unused,
 	opts.max_depth = -1;
 	TEST_ASSERT_VAL("bad max_depth", !fprobe_report__new(&opts) && errno == EINVAL);
 	opts.max_depth = 0;
-	opts.tid = -2;
-	TEST_ASSERT_VAL("bad tid", !fprobe_report__new(&opts) && errno == EINVAL);
+	opts.nr_tids = 1;
+	TEST_ASSERT_VAL("tids NULL", !fprobe_report__new(&opts) && errno == EINVAL);
+	opts.nr_tids = 0;
+	opts.nr_times = 1;
+	TEST_ASSERT_VAL("times NULL", !fprobe_report__new(&opts) && errno == EINVAL);
 	return TEST_OK;
 }
 
@@ -714,6 +718,19 @@ static const char expected_tid_tree[] =
 "         1    3.000 us    3.000 us    3.000 us    3.000 us    3.000 us        vfs_read\n"
 "         1    1.000 us    1.000 us    1.000 us    1.000 us    1.000 us      vfs_read\n";
 
+/* the calls of the ranges 0-1.5 us and from 20 us on */
+static const char expected_time_tree[] =
+"# fprobe call graph: 2 calls of 2 functions in 1 threads, total 4.000 us\n"
+"# lost records: 3 (their calls are missing, or counted below without latency)\n"
+"# calls without exit: 2 (ksys_read 1, vfs_read 1)\n"
+"# calls without entry: 1 (vfs_read 1)\n"
+"#\n"
+"#    count       total        self         avg         max         p99  call path\n"
+"         1    4.000 us           -           -           -           -  entry_SYSCALL_64\n"
+"         1    4.000 us           -           -           -           -    do_syscall_64\n"
+"         1    4.000 us    1.000 us    4.000 us    4.000 us    4.000 us      ksys_read\n"
+"         1    3.000 us    3.000 us    3.000 us    3.000 us    3.000 us        vfs_read\n";
+
 /* fprobe_report__walk_calls(): "cookie:level " for each call */
 static int print_cookie(u64 cookie, int level, void *arg)
 {
@@ -728,12 +745,40 @@ static int write_cookies(struct fprobe_report *rep, FILE *fp)
 static int test__fprobe_report_filters(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
-	struct fprobe_report_opts opts = { .tid = -1, .min_latency = 2500, };
+	static const struct perf_time_interval mid[] = { { 2000, 9000 } };
+	static const struct perf_time_interval ends[] = { { 0, 1500 }, { 20000, 0 } };
+	static const int tids[] = { 100, 300 }, tid200[] = { 200 };
+	struct fprobe_report_opts opts = { .min_latency = 2500, };
 
 	/* the calls kept, by thread and time, with their level (cookie: test_calls[] + 1) */
 	opts.min_latency = 0;
 	if (check_report(&opts, write_cookies, "2:1 1:2 3:3 4:2 5:1 6:2 8:1 7:2 9:1 "))
 		return TEST_FAIL;
+
+	/*
+	 * --time: the calls that end in the ranges (those without exit: that
+	 * begin), nested among themselves; the exit without entry at 500 ns
+	 * and the entries at 30 and 40 us are kept but not walked
+	 */
+	opts.times = mid;
+	opts.nr_times = ARRAY_SIZE(mid);
+	if (check_report(&opts, write_cookies, "1:1 3:2 8:1 7:2 "))
+		return TEST_FAIL;
+	opts.times = ends;
+	opts.nr_times = ARRAY_SIZE(ends);
+	if (check_report(&opts, write_cookies, "5:1 6:2 ") ||
+	    check_report(&opts, fprobe_report__print_tree, expected_time_tree))
+		return TEST_FAIL;
+	/* --tid: a list, of which thread 300 made no call */
+	opts.times = NULL;
+	opts.nr_times = 0;
+	opts.tids = tids;
+	opts.nr_tids = ARRAY_SIZE(tids);
+	if (check_report(&opts, write_cookies, "2:1 1:2 3:3 4:2 5:1 6:2 "))
+		return TEST_FAIL;
+	opts.tids = NULL;
+	opts.nr_tids = 0;
+
 	opts.max_depth = 2;
 	if (check_report(&opts, write_cookies, "2:1 1:2 4:2 5:1 6:2 8:1 7:2 9:1 "))
 		return TEST_FAIL;
@@ -755,7 +800,8 @@ static int test__fprobe_report_filters(struct test_suite *test __maybe_unused,
 
 	/* one thread */
 	opts.max_depth = 0;
-	opts.tid = 200;
+	opts.tids = tid200;
+	opts.nr_tids = ARRAY_SIZE(tid200);
 	opts.sort = "count";
 	return check_report(&opts, fprobe_report__print_tree, expected_tid_tree);
 }
@@ -766,7 +812,7 @@ static int test__fprobe_report_filters(struct test_suite *test __maybe_unused,
  */
 static char *p99_tree_line(int n)
 {
-	struct fprobe_report_opts opts = { .tid = -1, };
+	struct fprobe_report_opts opts = { .max_depth = 0, };
 	struct fprobe_report *rep = fprobe_report__new(&opts);
 	char *out = NULL, *line = NULL, *end;
 	int i;
@@ -857,7 +903,7 @@ static struct test_case tests__fprobe_report[] = {
 	TEST_CASE("fprobe report: SVG flame graph", fprobe_report_svg),
 	TEST_CASE("fprobe report: Chrome trace events", fprobe_report_chrome),
 	TEST_CASE("fprobe report: calls without entry or exit", fprobe_report_partial),
-	TEST_CASE("fprobe report: latency, depth and thread filters", fprobe_report_filters),
+	TEST_CASE("fprobe report: latency, depth, thread and time filters", fprobe_report_filters),
 	TEST_CASE("fprobe report: p99 exact, then from log-linear buckets", fprobe_report_p99),
 	{	.name = NULL, }
 };

@@ -33,7 +33,8 @@
  * sums the traced calls below it.
  *
  * opts->min_latency drops the calls shorter than it (and so the calls
- * nested in them) before nesting; opts->tid keeps one thread only;
+ * nested in them) before nesting; opts->tids and opts->times keep the
+ * calls of some threads, that end in some time ranges;
  * opts->max_depth keeps that many levels of traced calls in the tree, the
  * calls nested deeper being counted in the flame graph width of their
  * ancestor at that level.
@@ -52,6 +53,7 @@
 
 #include "fprobe-call.h"
 #include "fprobe-report.h"
+#include "time-utils.h"
 
 #define NSEC_PER_USEC	1000ULL
 #define NSEC_PER_MSEC	1000000ULL
@@ -442,19 +444,21 @@ bool fprobe_report__sort_key_valid(const char *sort)
  * @opts: filters and sort order; NULL for the defaults
  *
  * Return: the report, or NULL with errno set to EINVAL for an unknown sort
- * key (see FPROBE_REPORT_SORT_KEYS), a negative max_depth or a tid below -1,
+ * key (see FPROBE_REPORT_SORT_KEYS), a negative max_depth or nr_tids or
+ * nr_times, or a list that is NULL with a non-zero number,
  * or to ENOMEM.
  */
 struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts)
 {
-	struct fprobe_report_opts defaults = { .tid = -1, };
+	struct fprobe_report_opts defaults = { .max_depth = 0, };
 	struct fprobe_report *rep;
 	size_t i;
 
 	if (!opts)
 		opts = &defaults;
 	if (!fprobe_report__sort_key_valid(opts->sort) || opts->max_depth < 0 ||
-	    opts->tid < -1) {
+	    opts->nr_tids < 0 || (opts->nr_tids && !opts->tids) ||
+	    opts->nr_times < 0 || (opts->nr_times && !opts->times)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -496,6 +500,42 @@ void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records)
 }
 
 /**
+ * fprobe_report_opts__selects - whether the filters of threads and times keep a call
+ * @opts: the report options
+ * @call: the call
+ *
+ * As perf report --tid and --time select samples: the call is of one of the
+ * threads of opts->tids (if any), and the time of its record is in one of
+ * the ranges of opts->times (if any), from start to end included, a start or
+ * end of 0 leaving that side open. That time is the end of the call (the
+ * PMU writes a call's record when it returns, tracefs its exit record), or
+ * for a call without exit its entry.
+ */
+bool fprobe_report_opts__selects(const struct fprobe_report_opts *opts,
+				 const struct fprobe_call *call)
+{
+	u64 time = call->entry_time;
+	int i;
+
+	if (call->flags & FPROBE_CALL_EXIT)
+		time += call->duration;
+
+	for (i = 0; i < opts->nr_tids; i++) {
+		if (opts->tids[i] == call->tid)
+			break;
+	}
+	if (opts->nr_tids && i == opts->nr_tids)
+		return false;
+	for (i = 0; i < opts->nr_times; i++) {
+		const struct perf_time_interval *t = &opts->times[i];
+
+		if ((!t->start || time >= t->start) && (!t->end || time <= t->end))
+			return true;
+	}
+	return !opts->nr_times;
+}
+
+/**
  * fprobe_report__add - add one traced call to the report
  * @rep: the report, not finished yet
  * @call: the call; the report copies what it keeps of it
@@ -521,7 +561,7 @@ int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call
 	    call->entry_time + call->duration < call->entry_time)
 		return -EINVAL;
 
-	if (rep->opts.tid >= 0 && call->tid != rep->opts.tid)
+	if (!fprobe_report_opts__selects(&rep->opts, call))
 		return 0;
 
 	name = fr_call_name(rep, call);

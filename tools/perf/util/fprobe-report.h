@@ -8,11 +8,17 @@
 
 struct fprobe_call;
 struct fprobe_report;
+struct perf_time_interval;
 
 struct fprobe_report_opts {
 	u64		min_latency;	/* ns; shorter calls are dropped from tree/hist/flame */
 	int		max_depth;	/* 0: unlimited; levels of traced calls in the tree */
-	int		tid;		/* -1: all */
+	/* the calls of these threads only; NULL: all (kept by the report, as times) */
+	const int	*tids;
+	int		nr_tids;
+	/* the calls that end in these ranges only (0: open end); NULL: all */
+	const struct perf_time_interval *times;
+	int		nr_times;
 	const char	*sort;		/* FPROBE_REPORT_SORT_KEYS, NULL: "total" */
 };
 
@@ -20,6 +26,9 @@ struct fprobe_report_opts {
 #define FPROBE_REPORT_SORT_KEYS	"total, self, avg, max, count, p99, name"
 
 bool fprobe_report__sort_key_valid(const char *sort);
+/* Whether @call is of a thread of opts->tids and ends in a range of opts->times */
+bool fprobe_report_opts__selects(const struct fprobe_report_opts *opts,
+				 const struct fprobe_call *call);
 
 /* NULL with errno EINVAL for a bad sort key or max_depth, ENOMEM */
 struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts);

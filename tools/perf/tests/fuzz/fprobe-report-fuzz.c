@@ -33,6 +33,7 @@
 #include "../../util/fprobe-call.h"
 #include "../../util/fprobe-decode.h"
 #include "../../util/fprobe-report.h"
+#include "../../util/time-utils.h"
 
 int fprobe_report_fuzz_one(const uint8_t *data, size_t size);
 
@@ -101,7 +102,9 @@ static void fuzz_call(struct fprobe_report *rep, const uint8_t *hdr, const uint8
 
 int fprobe_report_fuzz_one(const uint8_t *data, size_t size)
 {
-	struct fprobe_report_opts opts = { .tid = -1, };
+	struct fprobe_report_opts opts = { .max_depth = 0, };
+	struct perf_time_interval times[1] = { { 0, 0 } };
+	int tid;
 	struct fprobe_report *rep;
 	FILE *null = fuzz_null();
 	size_t pos = 4;
@@ -110,7 +113,15 @@ int fprobe_report_fuzz_one(const uint8_t *data, size_t size)
 		return 0;
 	opts.sort = fuzz_sorts[data[0] & 7];
 	opts.max_depth = (data[0] >> 3) & 3;
-	opts.tid = data[1] < 8 ? data[1] : -1;
+	/* data[1] < 8: the calls of that thread only, and of some time */
+	if (data[1] < 8) {
+		tid = data[1];
+		opts.tids = &tid;
+		opts.nr_tids = 1;
+		times[0].start = data[1] * 1000;
+		opts.times = times;
+		opts.nr_times = 1;
+	}
 	opts.min_latency = data[2] | (u64)data[3] << 8;
 	rep = fprobe_report__new(&opts);
 	if (!rep)

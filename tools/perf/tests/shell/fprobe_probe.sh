@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: -V and -l, and clear errors for bad probes (exclusive)
+# perf fprobe: -V and -F, and clear errors for bad probes (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 
 # No set -e: a command that fails where it should not is a failure named
@@ -106,14 +106,16 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	fi
 fi
 
-# -l: traceable functions by glob
-perf fprobe -l 'vfs_rea*' >"$tmpdir/list" || fail "-l 'vfs_rea*' exits with $?"
-grep -qx vfs_read "$tmpdir/list" || fail "-l 'vfs_rea*' does not list vfs_read"
+# -F: traceable functions by glob, as perf probe -F and perf ftrace -F
+perf fprobe -F 'vfs_rea*' >"$tmpdir/list" || fail "-F 'vfs_rea*' exits with $?"
+grep -qx vfs_read "$tmpdir/list" || fail "-F 'vfs_rea*' does not list vfs_read"
 if grep -v '^vfs_rea' "$tmpdir/list"; then
-	fail "-l 'vfs_rea*' lists functions that do not match"
+	fail "-F 'vfs_rea*' lists functions that do not match"
 fi
-if perf fprobe -l 'no_such_function_*' >/dev/null 2>&1; then
-	fail "-l with no match succeeds"
+perf fprobe --funcs='vfs_rea*' | cmp -s - "$tmpdir/list" ||
+	fail "--funcs='vfs_rea*' does not list what -F 'vfs_rea*' does"
+if perf fprobe -F 'no_such_function_*' >/dev/null 2>&1; then
+	fail "-F with no match succeeds"
 fi
 
 # a misspelt function: an error naming the close matches, exit status != 0
@@ -170,19 +172,19 @@ if [ -n "$notrace" ]; then
 	grep -q "$notrace is not traceable" "$tmpdir/err" || fail "no 'not traceable' error"
 fi
 
-# --exclude: a function the not-filter takes out is an error, as is a
-# glob left with no function
-if perf fprobe -a vfs_read -x 'ksys_*,vfs_*' -- true 2>"$tmpdir/err"; then
+# -N/--notrace-funcs (perf ftrace's): a function the not-filter takes out
+# is an error, as is a glob left with no function
+if perf fprobe -a vfs_read -N 'ksys_*,vfs_*' -- true 2>"$tmpdir/err"; then
 	fail "an excluded function accepted"
 fi
 cat "$tmpdir/err"
-grep -q "vfs_read is excluded by --exclude 'ksys_\*,vfs_\*'" "$tmpdir/err" ||
+grep -q "vfs_read is excluded by --notrace-funcs 'ksys_\*,vfs_\*'" "$tmpdir/err" ||
 	fail "no 'excluded' error"
-if perf fprobe -a 'vfs_rea*' -x 'vfs_*' -- true 2>"$tmpdir/err"; then
+if perf fprobe -a 'vfs_rea*' --notrace-funcs='vfs_*' -- true 2>"$tmpdir/err"; then
 	fail "a glob with every function excluded accepted"
 fi
-grep -q "no traceable function matches 'vfs_rea\*' (less --exclude)" "$tmpdir/err" ||
-	fail "no 'no traceable function' error with --exclude: $(cat "$tmpdir/err")"
+grep -q "no traceable function matches 'vfs_rea\*' (less --notrace-funcs)" "$tmpdir/err" ||
+	fail "no 'no traceable function' error with -N: $(cat "$tmpdir/err")"
 
 # a command that does not exist: an error naming why, not a crash
 rc=0

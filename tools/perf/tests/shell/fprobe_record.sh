@@ -41,6 +41,52 @@ events_left() {
 	grep -c '^f:perf_fprobe/' /sys/kernel/tracing/dynamic_events 2>/dev/null || true
 }
 
+# ncalls ARGS...: the number of calls perf fprobe report -i $data --calls ARGS lists
+ncalls() {
+	perf fprobe report -i "$data" --calls "$@" 2>/dev/null | grep -c 'vfs_read(' || true
+}
+
+# check_tid_time: perf fprobe report --tid and --time, as perf report's, on
+# the recording of dd's 1000 reads, one after the other
+check_tid_time() {
+	local tid t n m
+
+	tid=$(awk '/vfs_read\(/ { print $2; exit }' "$tmpdir/calls")
+	[ -n "$tid" ] || { fail "no thread id in --calls"; return; }
+	n=$(ncalls --tid "$tid")
+	[ "$n" -eq 1000 ] || fail "--tid $tid (dd): $n calls, expected 1000"
+	n=$(ncalls --tid "1,$tid")
+	[ "$n" -eq 1000 ] || fail "--tid 1,$tid: $n calls, expected 1000"
+	n=$(ncalls --tid 1)
+	[ "$n" -eq 0 ] || fail "--tid 1 (init): $n calls, expected 0"
+	if perf fprobe report -i "$data" --tid 1,,x >/dev/null 2>"$tmpdir/err"; then
+		fail "--tid 1,,x accepted"
+	fi
+	grep -q "invalid --tid '1,,x'" "$tmpdir/err" ||
+		fail "no '--tid' error: $(cat "$tmpdir/err")"
+
+	# --time selects a call by when it ends (its record): from the start
+	# of the 501st read, the last 500 reads; up to it, the first 500
+	t=$(awk '/vfs_read\(/ && ++n == 501 { print $1; exit }' "$tmpdir/calls")
+	n=$(ncalls --time "$t,")
+	m=$(ncalls --time ",$t")
+	echo "--time $t,: $n calls; --time ,$t: $m calls"
+	[ "$n" -eq 500 ] && [ "$m" -eq 500 ] ||
+		fail "--time $t, and ,$t: $n and $m calls, expected 500 and 500"
+	# percentages of the recording, from the first and last sample times
+	# of its header: two halves, every call in one of them
+	n=$(ncalls --time 0%-50%)
+	m=$(ncalls --time 50%-100%)
+	echo "--time 0%-50%: $n calls; 50%-100%: $m calls"
+	[ "$n" -gt 0 ] && [ "$m" -gt 0 ] && [ $((n + m)) -eq 1000 ] ||
+		fail "--time 0%-50% and 50%-100%: $n and $m calls, expected 1000 in all"
+	if perf fprobe report -i "$data" --time 10.5.3 >/dev/null 2>"$tmpdir/err"; then
+		fail "--time 10.5.3 accepted"
+	fi
+	grep -q "invalid --time '10.5.3'" "$tmpdir/err" ||
+		fail "no '--time' error: $(cat "$tmpdir/err")"
+}
+
 # check_path PATH: record and read back through PATH (pmu or tracefs)
 check_path() {
 	local opt='' using="fprobe events in tracefs"
@@ -119,22 +165,24 @@ check_path() {
 	grep -q "Event count (approx.): $total\$" "$tmpdir/report" ||
 		fail "perf report does not count the $total ns of the exit records"
 
-	# --exclude (the PMU's not-filter, config2): ksys_read is matched by
+	check_tid_time
+
+	# -N (the PMU's not-filter, config2): ksys_read is matched by
 	# 'ksys_*' but not traced; ksys_write and vfs_read are
-	perf fprobe record ${opt:+"$opt"} -a 'ksys_*' -a vfs_read -x ksys_read \
+	perf fprobe record ${opt:+"$opt"} -a 'ksys_*' -a vfs_read -N ksys_read \
 		-o "$data" -- dd if=/dev/zero of=/dev/null bs=1 count=100 \
 		2>"$tmpdir/record.err" ||
-		{ cat "$tmpdir/record.err"; fail "perf fprobe record -x"; exit 1; }
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record -N"; exit 1; }
 	perf fprobe report -i "$data" --calls >"$tmpdir/calls" 2>/dev/null ||
-		fail "perf fprobe report --calls of the -x recording"
+		fail "perf fprobe report --calls of the -N recording"
 	reads=$(grep -c ' ksys_read(' "$tmpdir/calls" || true)
 	writes=$(grep -c ' ksys_write(' "$tmpdir/calls" || true)
 	vfs=$(grep -c ' vfs_read(' "$tmpdir/calls" || true)
-	echo "-x ksys_read: ksys_read $reads, ksys_write $writes, vfs_read $vfs calls"
-	[ "$reads" -eq 0 ] || fail "-x ksys_read: $reads ksys_read calls traced"
+	echo "-N ksys_read: ksys_read $reads, ksys_write $writes, vfs_read $vfs calls"
+	[ "$reads" -eq 0 ] || fail "-N ksys_read: $reads ksys_read calls traced"
 	# dd's 100 one-byte writes, then its one write of the summary
-	[ "$writes" -eq 101 ] || fail "-x ksys_read: $writes ksys_write calls, expected 101"
-	[ "$vfs" -eq 100 ] || fail "-x ksys_read: $vfs vfs_read calls, expected 100"
+	[ "$writes" -eq 101 ] || fail "-N ksys_read: $writes ksys_write calls, expected 101"
+	[ "$vfs" -eq 100 ] || fail "-N ksys_read: $vfs vfs_read calls, expected 100"
 
 	check_filters "$1" "$opt"
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: -p PID, -A --duration, -A -a '*' and Ctrl-C end cleanly and report (exclusive)
+# perf fprobe: -p, -t, -A --duration, -A -a '*' and Ctrl-C end cleanly and report (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 
 set -e
@@ -135,9 +135,9 @@ ctrl_c() {
 		{ echo "Ctrl-C after $wait reads: none of the loop's reads recorded"; return 1; }
 }
 
-# check_path PATH: -p, -A --duration and Ctrl-C through PATH (pmu or tracefs)
+# check_path PATH: -p, -t, -A --duration and Ctrl-C through PATH (pmu or tracefs)
 check_path() {
-	local opt='' other='' n
+	local opt='' other='' others n
 
 	path=$1
 
@@ -149,6 +149,17 @@ check_path() {
 		>"$tmpdir/pid.out" 2>"$tmpdir/pid.err" || fail "perf fprobe -p exits with $?"
 	check_reads "$1 -p --duration 4" "$tmpdir/pid.out"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -p"
+
+	# -t, as perf record -t: the loop's own thread (its writes of seq),
+	# not the dd processes it forks ("time tid cpu duration call")
+	perf fprobe ${opt:+"$opt"} -t "$loop" --duration 2 -a 'ksys_write count' --calls \
+		>"$tmpdir/tid.out" 2>"$tmpdir/tid.err" || fail "$1 perf fprobe -t exits with $?"
+	n=$(awk -v t="$loop" '/ksys_write\(/ && $2 == t' "$tmpdir/tid.out" | wc -l)
+	others=$(awk -v t="$loop" '/ksys_write\(/ && $2 != t' "$tmpdir/tid.out" | head -3)
+	echo "$1 -t $loop: $n writes of the loop's thread"
+	[ "$n" -ge 1 ] || fail "$1 -t: none of the loop's writes: $(tail -3 "$tmpdir/tid.err")"
+	[ -z "$others" ] || fail "$1 -t: calls of other threads: $others"
+	[ "$(events_left)" = 0 ] || fail "fprobe events left after -t"
 
 	# -p of a task that exits once perf attached: the recording ends with
 	# it, and reports
