@@ -76,6 +76,7 @@
 #include "util/record.h"
 #include "util/sample.h"
 #include "util/session.h"
+#include "util/strbuf.h"
 #include "util/string2.h"
 #include "util/strlist.h"
 #include "util/symbol.h"
@@ -92,7 +93,10 @@
 
 #define FPROBE_GROUP		"perf_fprobe"
 #define FPROBE_RETVAL		"retval"
-/* The events of the fprobe PMU are named FPROBE_PMU_EVSEL:GLOB */
+/*
+ * The events of the fprobe PMU are named FPROBE_PMU_EVSEL:GLOB, or with
+ * parameters FPROBE_PMU_EVSEL:GLOB(NAME,...): the report shows those only
+ */
 #define FPROBE_PMU_EVSEL	"fprobe"
 /* The tracefs path makes two events per function: keep it sane */
 #define FPROBE_MAX_TRACEFS_FUNCS	128
@@ -158,6 +162,12 @@ struct fprobe_evinfo {
 	int			nr_fields;
 	struct tep_format_field	*fields[FPROBE_CALL_MAX_ARGS];
 	const char		*field_names[FPROBE_CALL_MAX_ARGS];
+	/* PMU: the parameters named (FPROBE_PMU_EVSEL:GLOB(NAME,...)), if any */
+	int			nr_params;
+	char			*params[FPROBE_CALL_MAX_ARGS];
+	/* and which arguments they are in the last function seen */
+	struct fprobe_func	*last_dwarf;
+	u32			last_mask;
 };
 
 struct perf_fprobe {
@@ -221,6 +231,9 @@ struct perf_fprobe {
 	size_t			alloc_listed;
 	u64			nr_calls;
 	u64			nr_incomplete;
+	/* tracefs: calls cut by the ends of the recording, not shown */
+	u64			nr_open_at_end;
+	u64			nr_begun_before;
 	u64			nr_lost;
 	u64			nr_bad;
 };
@@ -1250,8 +1263,11 @@ static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 	fprobe_done = 1;
 }
 
-static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sample,
-			      struct machine *machine);
+struct fprobe_evinfo;
+static struct fprobe_evinfo *fprobe__evinfo(struct evsel *evsel);
+static void fprobe_evinfo__delete(struct fprobe_evinfo *info);
+static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct fprobe_evinfo *info,
+			      struct perf_sample *sample, struct machine *machine);
 static void fprobe__forget_syms(struct perf_fprobe *fprobe);
 
 static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
@@ -1308,6 +1324,7 @@ static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *
 {
 	struct perf_fprobe *fprobe = rec->fprobe;
 	struct perf_sample sample;
+	struct evsel *evsel;
 
 	memset(&sample, 0, sizeof(sample));
 	if (evlist__parse_sample(rec->evlist, event, &sample) < 0) {
@@ -1316,9 +1333,10 @@ static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *
 	}
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
-		if (!evlist__id2evsel(rec->evlist, sample.id))
+		evsel = evlist__id2evsel(rec->evlist, sample.id);
+		if (!evsel)
 			return 0;
-		return fprobe__pmu_sample(fprobe, &sample, rec->machine);
+		return fprobe__pmu_sample(fprobe, fprobe__evinfo(evsel), &sample, rec->machine);
 	case PERF_RECORD_LOST:
 		fprobe->nr_lost += event->lost.lost;
 		return 0;
@@ -1492,7 +1510,8 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 		.sample_period	= 1,
 	};
 	struct evsel *evsel;
-	char name[64];
+	struct strbuf name;
+	int i;
 
 	BUILD_BUG_ON(FPROBE_CALL_MAX_ARGS > FPROBE_PMU_MAX_ARGS);
 	/* the kernel-side filters: records only of the calls wanted */
@@ -1514,8 +1533,13 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 		return -1;
 	/* the first event alone carries the comm, mmap and task events */
 	evsel->tracking = evlist->core.nr_entries == 0;
-	snprintf(name, sizeof(name), "%s:%s", FPROBE_PMU_EVSEL, probe->glob);
-	evsel->name = strdup(name);
+	strbuf_init(&name, 64);
+	strbuf_addf(&name, "%s:%s", FPROBE_PMU_EVSEL, probe->glob);
+	for (i = 0; i < probe->nr_params; i++)
+		strbuf_addf(&name, "%c%s", i ? ',' : '(', probe->params[i]);
+	if (probe->nr_params)
+		strbuf_addch(&name, ')');
+	evsel->name = strbuf_detach(&name, NULL);
 	if (!evsel->name) {
 		evsel__delete(evsel);
 		return -1;
@@ -1620,6 +1644,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 		.fprobe = fprobe,
 	};
 	struct fprobe_probe *probe;
+	struct evsel *evsel;
 	char errbuf[BUFSIZ];
 	u64 nr_lost = 0;
 	int fd = -1, ret = -1;
@@ -1650,8 +1675,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 	}
 
 	if (evlist__open(rec.evlist) < 0) {
-		struct evsel *evsel = evlist__first(rec.evlist);
-
+		evsel = evlist__first(rec.evlist);
 		if (errno == E2BIG) {
 			pr_err("failed to open the fprobe PMU events: %s\n",
 			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
@@ -1779,6 +1803,10 @@ out_close:
 		perf_session__delete(rec.session);
 	}
 out_delete_evlist:
+	evlist__for_each_entry(rec.evlist, evsel) {
+		fprobe_evinfo__delete(evsel->priv);
+		evsel->priv = NULL;
+	}
 	evlist__delete(rec.evlist);
 	return ret;
 }
@@ -2318,6 +2346,26 @@ static int fprobe_task__flush(struct perf_fprobe *fprobe, struct fprobe_task *ta
 	return err;
 }
 
+/*
+ * The calls of a tracefs recording that had not returned when it ended
+ * (their exits are not in it): counted, and not shown, as the fprobe PMU,
+ * which records a call when it returns, has no record of them either
+ */
+static void fprobe__end_open_calls(struct perf_fprobe *fprobe)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(fprobe->tasks, cur, bkt) {
+		struct fprobe_task *task = cur->pvalue;
+
+		while (task->nr) {
+			free(task->stack[--task->nr].call.stack);
+			fprobe->nr_open_at_end++;
+		}
+	}
+}
+
 static int fprobe__flush_all(struct perf_fprobe *fprobe)
 {
 	struct hashmap_entry *cur;
@@ -2333,6 +2381,78 @@ static int fprobe__flush_all(struct perf_fprobe *fprobe)
 	return err;
 }
 
+/*
+ * The parameters named in a PMU event's name, FPROBE_PMU_EVSEL:GLOB(NAME,...):
+ * none (every argument captured is shown) if it names none, or if it is
+ * not of that form
+ */
+static void fprobe_evinfo__parse_params(struct fprobe_evinfo *info, const char *name)
+{
+	const char *open = strchr(name, '('), *p, *end;
+	size_t len = strlen(name);
+
+	if (!open || name[len - 1] != ')')
+		return;
+	for (p = open + 1; p < name + len - 1 && info->nr_params < FPROBE_CALL_MAX_ARGS;
+	     p = end + 1) {
+		end = strchr(p, ',');
+		if (!end || end > name + len - 1)
+			end = name + len - 1;
+		info->params[info->nr_params] = strndup(p, end - p);
+		if (!info->params[info->nr_params])
+			break;
+		info->nr_params++;
+	}
+}
+
+static void fprobe_evinfo__delete(struct fprobe_evinfo *info)
+{
+	int i;
+
+	if (!info)
+		return;
+	for (i = 0; i < info->nr_params; i++)
+		free(info->params[i]);
+	free(info);
+}
+
+/*
+ * Which of the arguments a PMU record of @info captured, for a call of the
+ * function @dwarf describes, are shown: those of the parameters named, or
+ * else those of any parameter (the event captures the same number of
+ * arguments for every function of its glob: the registers that hold none
+ * of this one's parameters, beyond them or the halves of a struct by
+ * value, are not). Without DWARF or BTF, every argument captured.
+ */
+static u32 fprobe_evinfo__arg_mask(struct fprobe_evinfo *info, struct fprobe_func *dwarf,
+				   u32 nargs)
+{
+	u32 mask = nargs ? (1U << nargs) - 1 : 0, had = 0;
+	int i, j;
+
+	if (!dwarf)
+		return mask;
+	if (info && info->last_dwarf == dwarf)
+		return mask & info->last_mask;
+	for (i = 0; i < dwarf->nr_params; i++) {
+		const struct fprobe_param *p = &dwarf->params[i];
+
+		if (p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS)
+			continue;
+		for (j = 0; info && j < info->nr_params; j++) {
+			if (!strcmp(info->params[j], p->name))
+				break;
+		}
+		if (!info || !info->nr_params || j < info->nr_params)
+			had |= 1U << p->arg;
+	}
+	if (info) {
+		info->last_dwarf = dwarf;
+		info->last_mask = had;
+	}
+	return mask & had;
+}
+
 static struct fprobe_evinfo *fprobe__evinfo(struct evsel *evsel)
 {
 	struct fprobe_evinfo *info = evsel->priv;
@@ -2346,6 +2466,7 @@ static struct fprobe_evinfo *fprobe__evinfo(struct evsel *evsel)
 		return NULL;
 	if (!tp) {
 		info->pmu = true;
+		fprobe_evinfo__parse_params(info, evsel__name(evsel));
 	} else {
 		info->exit = has_suffix(tp->name, "__return");
 		for (field = tp->format.fields; field; field = field->next) {
@@ -2368,12 +2489,11 @@ static bool evsel__is_fprobe(struct evsel *evsel)
 	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
 }
 
-static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sample,
-			      struct machine *machine)
+static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct fprobe_evinfo *info,
+			      struct perf_sample *sample, struct machine *machine)
 {
 	struct fprobe_call call;
 	struct fprobe_func *dwarf;
-	u32 mask;
 	int ret;
 
 	memset(&call, 0, sizeof(call));
@@ -2395,24 +2515,8 @@ static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct perf_sample *sa
 	call.nr_stack = fprobe__resolve_stack(fprobe, sample, machine, call.func);
 	call.stack = fprobe->stack_buf;
 	dwarf = fprobe__func_dwarf(fprobe, call.name);
-	mask = call.nargs ? (1U << call.nargs) - 1 : 0;
-	/*
-	 * The event captures the same number of arguments for every function
-	 * of its glob: the registers that hold none of this one's parameters
-	 * (beyond them, or the halves of a struct by value) are not shown.
-	 */
-	if (dwarf) {
-		u32 had = 0;
-		int i;
-
-		for (i = 0; i < dwarf->nr_params; i++) {
-			if (dwarf->params[i].arg >= 0 &&
-			    dwarf->params[i].arg < FPROBE_CALL_MAX_ARGS)
-				had |= 1U << dwarf->params[i].arg;
-		}
-		mask &= had;
-	}
-	return fprobe__emit(fprobe, &call, mask, dwarf);
+	return fprobe__emit(fprobe, &call, fprobe_evinfo__arg_mask(info, dwarf, call.nargs),
+			    dwarf);
 }
 
 static int fprobe__tp_entry(struct perf_fprobe *fprobe, struct evsel *evsel,
@@ -2492,8 +2596,16 @@ static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
 		if (task->stack[i].call.func == func)
 			break;
 	}
+	/*
+	 * Its entry came before the recording: counted, and not shown, as the
+	 * fprobe PMU has no record of such a call either; or its entry was
+	 * lost, if any record was: then shown, without entry
+	 */
+	if (i < 0 && !fprobe->nr_lost) {
+		fprobe->nr_begun_before++;
+		return 0;
+	}
 	if (i < 0) {
-		/* its entry was lost, or came before the recording */
 		memset(&call, 0, sizeof(call));
 		call.func = func;
 		call.name = kernel_sym_name(fprobe, machine, func);
@@ -2537,7 +2649,7 @@ static int fprobe__sample(const struct perf_tool *tool,
 	if (!info)
 		return -ENOMEM;
 	if (info->pmu)
-		return fprobe__pmu_sample(fprobe, sample, machine);
+		return fprobe__pmu_sample(fprobe, info, sample, machine);
 	if (info->exit)
 		return fprobe__tp_exit(fprobe, evsel, sample, machine);
 	return fprobe__tp_entry(fprobe, evsel, info, sample, machine);
@@ -2684,8 +2796,16 @@ static void fprobe__print_calls(struct perf_fprobe *fprobe, FILE *fp)
 	const u32 both = FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT;
 	size_t i;
 
-	if (fprobe->ropts.max_depth)
-		fprobe_report__walk_calls(fprobe->rep, fprobe__listed_level, fprobe);
+	/*
+	 * A call is indented by its nesting among the traced calls shown, as
+	 * the report nests them: the same on both paths, where the depth the
+	 * fprobe PMU records counts every function graph frame of the task.
+	 */
+	fprobe_report__walk_calls(fprobe->rep, fprobe__listed_level, fprobe);
+	for (i = 0; i < fprobe->nr_listed; i++) {
+		if (fprobe->listed[i].level)
+			fprobe->listed[i].call.depth = fprobe->listed[i].level - 1;
+	}
 	qsort(fprobe->listed, fprobe->nr_listed, sizeof(*fprobe->listed), listed__cmp);
 	fprintf(fp, "# %16s %7s %3s  %12s  call\n", "time", "tid", "cpu", "duration");
 	for (i = 0; i < fprobe->nr_listed; i++) {
@@ -2887,9 +3007,8 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		pr_err("failed to process the events of %s\n", input);
 		goto out_free;
 	}
-	ret = fprobe__flush_all(fprobe);
-	if (!ret)
-		ret = fprobe_report__finish(fprobe->rep);
+	fprobe__end_open_calls(fprobe);
+	ret = fprobe_report__finish(fprobe->rep);
 	if (ret) {
 		pr_err("failed to build the report\n");
 		goto out_free;
@@ -2906,6 +3025,10 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	if (fprobe->nr_incomplete)
 		fprintf(stderr, ", %" PRIu64 " without entry or exit (no latency)",
 			fprobe->nr_incomplete);
+	if (fprobe->nr_open_at_end || fprobe->nr_begun_before)
+		fprintf(stderr, " (not shown: %" PRIu64 " unfinished when the recording ended, %"
+			PRIu64 " begun before it)",
+			fprobe->nr_open_at_end, fprobe->nr_begun_before);
 	if (fprobe->nr_lost)
 		fprintf(stderr, ", %" PRIu64 " records LOST", fprobe->nr_lost);
 	if (fprobe->nr_bad)
@@ -2933,8 +3056,10 @@ out_free:
 	}
 	fprobe_report__delete(fprobe->rep);
 	zfree(&fprobe->listed);
-	evlist__for_each_entry(session->evlist, evsel)
-		zfree(&evsel->priv);
+	evlist__for_each_entry(session->evlist, evsel) {
+		fprobe_evinfo__delete(evsel->priv);
+		evsel->priv = NULL;
+	}
 out_delete:
 	perf_session__delete(session);
 	return ret;

@@ -139,10 +139,11 @@ check_path() {
 	fi
 
 	# perf script sees the records: one exit record (tracefs) or one sample
-	# (PMU: the event is named fprobe:GLOB) per call, its period the duration
+	# (PMU: the event is named fprobe:GLOB(PARAMS)) per call, its period the
+	# duration
 	perf script -i "$data" -F period,event 2>/dev/null >"$tmpdir/script" ||
 		fail "perf script -i"
-	exits='^(perf_fprobe:vfs_read__return|fprobe:vfs_read):$'
+	exits='^(perf_fprobe:vfs_read__return|fprobe:vfs_read[(]count[)]):$'
 	n=$(awk -v e="$exits" '$2 ~ e { n++ } END { print n + 0 }' "$tmpdir/script")
 	[ "$n" -eq 1000 ] || fail "perf script shows $n exit records, expected 1000"
 	total=$(awk -v e="$exits" '$2 ~ e { s += $1 } END { print s + 0 }' "$tmpdir/script")
@@ -206,7 +207,7 @@ check_filters() {
 	[ "$n" -ge 1 ] || fail "--errors: the read of a directory (EISDIR) is not listed"
 	[ "$n" -eq "$listed" ] ||
 		fail "--errors: calls that did not fail are listed: $(head -5 "$tmpdir/calls")"
-	exits='^ *(perf_fprobe:vfs_read__return|fprobe:vfs_read):'
+	exits='^ *(perf_fprobe:vfs_read__return|fprobe:vfs_read[(]count[)]):'
 	n=$(perf script -i "$data" -F event 2>/dev/null | grep -cE "$exits" || true)
 	if [ "$path" = pmu ]; then
 		# the kernel made a record of the failed calls only
@@ -259,6 +260,39 @@ check_filters() {
 	[ "$nested" -eq 0 ] || fail "--max-depth 1 --calls lists $nested nested vfs_read calls"
 }
 
+# record_calls OPT NAME: a fixed workload recorded with OPT (--tracefs or
+# none), and what of its report does not vary from run to run: the calls
+# as --calls lists them, less time, tid, cpu and duration (so the nesting,
+# the calls, their arguments and return values) in $tmpdir/NAME.calls, and
+# the tree less its latencies (so the counts and call paths) in NAME.tree
+record_calls() {
+	perf fprobe record ${1:+"$1"} -a 'ksys_read count' -a 'vfs_read count' \
+		-a 'ksys_write count' -o "$data" -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=50 2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record $1"; return 1; }
+	perf fprobe report -i "$data" --calls 2>/dev/null | grep -v '^#' |
+		sed -E 's/^ +[0-9.]+ +[0-9]+ +[0-9]+ +([0-9.]+ us|\(no [a-z]+\))  //' \
+		>"$tmpdir/$2.calls"
+	perf fprobe report -i "$data" --tree -s name 2>/dev/null | grep -v '^#' |
+		sed -E 's/^( *[0-9]+)( +([0-9.]+ [a-z]+|-)){5}  /\1 /' >"$tmpdir/$2.tree"
+}
+
+# check_agree: the same workload recorded through the PMU and through
+# tracefs gives the same calls, nested alike, and the same call paths
+check_agree() {
+	record_calls '' pmu && record_calls --tracefs tracefs || return
+	echo "PMU and tracefs: $(wc -l <"$tmpdir/pmu.calls") and" \
+		"$(wc -l <"$tmpdir/tracefs.calls") calls"
+	grep -q '^  vfs_read(count=1) = 1$' "$tmpdir/pmu.calls" ||
+		fail "no vfs_read nested in ksys_read: $(head -3 "$tmpdir/pmu.calls")"
+	cmp -s "$tmpdir/pmu.calls" "$tmpdir/tracefs.calls" ||
+		fail "the PMU and tracefs record different calls:" \
+			"$(diff "$tmpdir/pmu.calls" "$tmpdir/tracefs.calls" | head -6)"
+	cmp -s "$tmpdir/pmu.tree" "$tmpdir/tracefs.tree" ||
+		fail "the PMU and tracefs give different trees:" \
+			"$(diff "$tmpdir/pmu.tree" "$tmpdir/tracefs.tree" | head -6)"
+}
+
 # the PMU where there is one, and the tracefs fallback where there are
 # fprobe events (on a PMU kernel too, through --tracefs)
 paths=0
@@ -271,5 +305,6 @@ if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/nul
 	paths=$((paths + 1))
 fi
 [ $paths -gt 0 ] || fail "no path checked"
+[ $paths -lt 2 ] || check_agree
 
 exit $err
