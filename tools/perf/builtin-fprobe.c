@@ -5,8 +5,8 @@
  *
  * perf fprobe builds one probe per -a 'FUNC|GLOB [PARAM...]', checks the
  * functions against available_filter_functions and their parameters
- * against the DWARF of vmlinux (or its BTF, see fprobe__dwarf()), then
- * records with perf record into a perf.data file:
+ * against the DWARF of vmlinux or its BTF (util/fprobe-probe.c), then
+ * records into a perf.data file:
  *
  *  - with the fprobe PMU (/sys/bus/event_source/devices/fprobe), one event
  *    per probe; each completed call is one sample whose raw data is a
@@ -67,7 +67,6 @@
 #include "util/hashmap.h"
 #include "util/header.h"
 #include "util/intlist.h"
-#include "util/levenshtein.h"
 #include "util/machine.h"
 #include "util/map.h"
 #include "util/mmap.h"
@@ -89,6 +88,7 @@
 #include "util/fprobe-decode.h"
 #include "util/fprobe-btf.h"
 #include "util/fprobe-dwarf.h"
+#include "util/fprobe-probe.h"
 #include "util/fprobe-report.h"
 
 #define FPROBE_GROUP		"perf_fprobe"
@@ -100,30 +100,7 @@
 #define FPROBE_PMU_EVSEL	"fprobe"
 /* The tracefs path makes two events per function: keep it sane */
 #define FPROBE_MAX_TRACEFS_FUNCS	128
-#define FPROBE_MAX_MATCHES	5
 #define FPROBE_MAX_STACK	128
-
-/* One -a 'FUNC|GLOB [PARAM...]' */
-struct fprobe_probe {
-	struct list_head	list;
-	char			*spec;
-	char			*glob;
-	int			nr_params;
-	char			**params;
-	int			nargs;		/* PMU: arguments to capture */
-	char			*filter;	/* PMU: config1 string */
-};
-
-/* One function to trace, from a probe */
-struct fprobe_target_func {
-	char			*name;
-	struct fprobe_probe	*probe;
-	struct fprobe_func	*dwarf;		/* NULL: neither DWARF nor BTF */
-	int			param_idx[FPROBE_CALL_MAX_ARGS];	/* -1: not had */
-	char			*event;		/* tracefs event name */
-	bool			added;		/* entry event in dynamic_events */
-	bool			added_exit;
-};
 
 enum fprobe_output {
 	FPROBE_OUT_TREE		= 1 << 0,
@@ -172,14 +149,13 @@ struct fprobe_evinfo {
 
 struct perf_fprobe {
 	struct perf_tool	tool;
-	struct list_head	probes;
+	struct fprobe_protos	protos;		/* -k, --btf */
+	struct fprobe_probes	probes;		/* -a, -N */
 	struct target		target;
 	const char		*output;
 	const char		*input;
-	const char		*vmlinux;
 	const char		*show_vars;
 	const char		*list_glob;
-	const char		*notrace;	/* -N, not-filter: PMU config2 */
 	int			duration;
 	unsigned int		mmap_pages;	/* -m, per CPU; 0: perf's default */
 	bool			force_tracefs;
@@ -188,18 +164,6 @@ struct perf_fprobe {
 	bool			report_only;
 	bool			live;		/* perf fprobe trace */
 	struct machine		*machine;	/* live: symbols and comms */
-	/* probes and what they expand to */
-	struct fprobe_dwarf	*dwarf;
-	bool			dwarf_tried;
-	bool			use_btf;	/* --btf */
-	bool			notuniq_btf;	/* the last ENOTUNIQ was BTF's */
-	struct fprobe_btf	*btf;
-	bool			btf_tried;
-	struct strlist		*avail;
-	int			nr_funcs;
-	int			alloc_funcs;
-	struct fprobe_target_func *funcs;
-	struct hashmap		*func_names;	/* name -> index in funcs */
 	int			pmu_type;	/* -1: tracefs fallback */
 	bool			pmu_filters;	/* the PMU has errors, min_duration */
 	bool			pmu_exclude_opener; /* the PMU has exclude_opener */
@@ -276,689 +240,6 @@ static void fprobe__report_sigint(int sig __maybe_unused)
 	session_done = 1;
 }
 
-/* ---- traceable functions ---------------------------------------------- */
-
-static int fprobe__load_avail(struct perf_fprobe *fprobe)
-{
-	char *path, *line = NULL;
-	size_t n = 0;
-	FILE *fp;
-
-	if (fprobe->avail)
-		return 0;
-
-	path = get_tracing_file("available_filter_functions");
-	if (!path) {
-		pr_err("failed to find tracefs (is it mounted?)\n");
-		return -1;
-	}
-	fp = fopen(path, "r");
-	if (!fp) {
-		pr_err("failed to open %s: %s\n", path, strerror(errno));
-		put_tracing_file(path);
-		return -1;
-	}
-	put_tracing_file(path);
-
-	fprobe->avail = strlist__new(NULL, NULL);
-	if (!fprobe->avail) {
-		fclose(fp);
-		return -1;
-	}
-	while (getline(&line, &n, fp) > 0) {
-		char *sp = strpbrk(line, " \t\n");
-
-		if (sp)
-			*sp = '\0';
-		if (*line)
-			strlist__add(fprobe->avail, line);
-	}
-	free(line);
-	fclose(fp);
-	return 0;
-}
-
-/* Is @name a function symbol of the running kernel (traceable or not)? */
-static bool kallsyms__has_func(const char *name)
-{
-	char *line = NULL;
-	size_t n = 0;
-	bool found = false;
-	FILE *fp = fopen("/proc/kallsyms", "r");
-
-	if (!fp)
-		return false;
-	while (!found && getline(&line, &n, fp) > 0) {
-		char type, sym[512];
-
-		if (sscanf(line, "%*x %c %511s", &type, sym) == 2 &&
-		    (type == 't' || type == 'T') && !strcmp(sym, name))
-			found = true;
-	}
-	free(line);
-	fclose(fp);
-	return found;
-}
-
-static int str_distance(const char *a, const char *b)
-{
-	return levenshtein(a, b, 1, 1, 1, 1);
-}
-
-struct fprobe_match {
-	const char	*name;
-	int		dist;
-};
-
-static int fprobe_match__cmp(const void *a, const void *b)
-{
-	const struct fprobe_match *ma = a, *mb = b;
-
-	if (ma->dist != mb->dist)
-		return ma->dist - mb->dist;
-	return strcmp(ma->name, mb->name);
-}
-
-/* Print up to FPROBE_MAX_MATCHES names of @cands close to @name */
-static void print_close_matches(const char *name, const char **cands, int nr,
-				const char *what)
-{
-	struct fprobe_match best[FPROBE_MAX_MATCHES + 1];
-	int i, nr_best = 0, limit = max(2, (int)strlen(name) / 3);
-
-	for (i = 0; i < nr; i++) {
-		int d;
-
-		/* cheap reject before the quadratic distance */
-		if (abs((int)strlen(cands[i]) - (int)strlen(name)) > limit)
-			continue;
-		d = str_distance(name, cands[i]);
-		if (d > limit)
-			continue;
-		best[nr_best].name = cands[i];
-		best[nr_best].dist = d;
-		nr_best++;
-		qsort(best, nr_best, sizeof(best[0]), fprobe_match__cmp);
-		if (nr_best > FPROBE_MAX_MATCHES)
-			nr_best = FPROBE_MAX_MATCHES;
-	}
-	if (!nr_best)
-		return;
-	pr_err("  close matches among %s:", what);
-	for (i = 0; i < nr_best; i++)
-		pr_err(" %s", best[i].name);
-	pr_err("\n");
-}
-
-static void fprobe__suggest_funcs(struct perf_fprobe *fprobe, const char *name)
-{
-	struct str_node *nd;
-	const char **cands;
-	int nr = 0;
-
-	cands = calloc(strlist__nr_entries(fprobe->avail), sizeof(*cands));
-	if (!cands)
-		return;
-	strlist__for_each_entry(nd, fprobe->avail)
-		cands[nr++] = nd->s;
-	print_close_matches(name, cands, nr, "traceable functions");
-	free(cands);
-}
-
-static int fprobe__list(struct perf_fprobe *fprobe)
-{
-	struct str_node *nd;
-	int nr = 0;
-
-	if (fprobe__load_avail(fprobe) < 0)
-		return -1;
-	strlist__for_each_entry(nd, fprobe->avail) {
-		if (strglobmatch(nd->s, fprobe->list_glob)) {
-			printf("%s\n", nd->s);
-			nr++;
-		}
-	}
-	if (!nr) {
-		pr_err("no traceable function matches '%s'\n", fprobe->list_glob);
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- DWARF and BTF ------------------------------------------------------ */
-
-/*
- * Where the prototypes of traced functions come from: the DWARF of vmlinux
- * (-k, or the running kernel's found where perf probe looks), else its BTF
- * (/sys/kernel/btf/vmlinux, what distribution kernels ship); with --btf,
- * BTF only (that of -k's vmlinux when given). One source for the whole run.
- */
-static struct fprobe_dwarf *fprobe__dwarf(struct perf_fprobe *fprobe)
-{
-	if (!fprobe->dwarf_tried && !fprobe->use_btf) {
-		fprobe->dwarf_tried = true;
-		fprobe->dwarf = fprobe_dwarf__new(fprobe->vmlinux);
-		if (!fprobe->dwarf)
-			pr_debug("no DWARF: %s not readable\n",
-				 fprobe->vmlinux ?: "vmlinux of the running kernel");
-	}
-	return fprobe->dwarf;
-}
-
-static struct fprobe_btf *fprobe__btf(struct perf_fprobe *fprobe)
-{
-	if (!fprobe->btf_tried) {
-		fprobe->btf_tried = true;
-		fprobe->btf = fprobe_btf__new(fprobe->use_btf ? fprobe->vmlinux : NULL);
-		if (!fprobe->btf)
-			pr_debug("no BTF: %s: %s\n", fprobe->use_btf && fprobe->vmlinux ?
-				 fprobe->vmlinux : "the running kernel's", strerror(errno));
-	}
-	return fprobe->btf;
-}
-
-/* Whether a source of prototypes can be read; said when there is none */
-static bool fprobe__have_protos(struct perf_fprobe *fprobe, const char *what)
-{
-	if (fprobe__dwarf(fprobe) ||
-	    ((fprobe->use_btf || !fprobe->vmlinux) && fprobe__btf(fprobe)))
-		return true;
-	if (fprobe->use_btf)
-		pr_err("%s: no BTF readable in %s\n", what,
-		       fprobe->vmlinux ?: "the running kernel (/sys/kernel/btf/vmlinux)");
-	else if (fprobe->vmlinux)
-		pr_err("%s: failed to read the DWARF of %s\n", what, fprobe->vmlinux);
-	else
-		pr_err("%s: the running kernel has neither the DWARF of its vmlinux nor BTF at hand (use -k/--vmlinux)\n",
-		       what);
-	return false;
-}
-
-/* What the prototype of @func (NULL: of any) is read from, for messages */
-static const char *fprobe__protos_desc(struct perf_fprobe *fprobe,
-				       const struct fprobe_func *func,
-				       char *buf, size_t size)
-{
-	if (func && !strcmp(func->source, "BTF") && fprobe->btf)
-		scnprintf(buf, size, "the BTF of %s", fprobe_btf__path(fprobe->btf));
-	else if (!func && fprobe->dwarf && fprobe->btf)
-		scnprintf(buf, size, "the DWARF of %s or the BTF of %s",
-			  fprobe_dwarf__path(fprobe->dwarf), fprobe_btf__path(fprobe->btf));
-	else if (fprobe->dwarf)
-		scnprintf(buf, size, "the DWARF of %s", fprobe_dwarf__path(fprobe->dwarf));
-	else if (fprobe->btf)
-		scnprintf(buf, size, "the BTF of %s", fprobe_btf__path(fprobe->btf));
-	else
-		scnprintf(buf, size, "no DWARF or BTF");
-	return buf;
-}
-
-/*
- * The prototype of @name from DWARF or BTF; NULL with errno ENOENT: unknown,
- * ENOTUNIQ: BTF has several of the name (see fprobe_btf__find_func())
- */
-static struct fprobe_func *fprobe__find_func(struct perf_fprobe *fprobe,
-					     const char *name)
-{
-	struct fprobe_dwarf *dwarf = fprobe__dwarf(fprobe);
-	struct fprobe_btf *btf;
-	struct fprobe_func *func;
-
-	fprobe->notuniq_btf = false;
-	if (dwarf) {
-		func = fprobe_dwarf__find_func(dwarf, name);
-		/*
-		 * The running kernel's DWARF may lack a function its BTF has
-		 * (one whose DIE is not found by address): not a -k vmlinux's.
-		 */
-		if (func || (errno != ENOENT && errno != ENODATA) || fprobe->vmlinux)
-			return func;
-	}
-	btf = fprobe->use_btf || !fprobe->vmlinux ? fprobe__btf(fprobe) : NULL;
-	if (btf) {
-		func = fprobe_btf__find_func(btf, name);
-		fprobe->notuniq_btf = !func && errno == ENOTUNIQ;
-		return func;
-	}
-	errno = ENOENT;
-	return NULL;
-}
-
-/* After fprobe__find_func() failed with ENOTUNIQ */
-static void fprobe__say_notuniq(struct perf_fprobe *fprobe, const char *name)
-{
-	if (!fprobe->notuniq_btf)
-		pr_err("%s: %s has several functions of that name (ftrace probes them all by it): their parameters are not told apart\n",
-		       name, fprobe_dwarf__path(fprobe->dwarf));
-	else
-		pr_err("%s: the BTF of %s has functions of that name with different prototypes, and does not say which one is traced (read the DWARF of vmlinux with -k)\n",
-		       name, fprobe->btf ? fprobe_btf__path(fprobe->btf) : "");
-}
-
-static int fprobe__show_vars(struct perf_fprobe *fprobe)
-{
-	struct fprobe_func *func;
-	char desc[PATH_MAX + 32];
-	int i;
-
-	if (!fprobe__have_protos(fprobe, "-V"))
-		return -1;
-	func = fprobe__find_func(fprobe, fprobe->show_vars);
-	if (!func && errno == ENOTUNIQ) {
-		fprobe__say_notuniq(fprobe, fprobe->show_vars);
-		return -1;
-	}
-	if (!func) {
-		pr_err("no function %s in %s\n", fprobe->show_vars,
-		       fprobe__protos_desc(fprobe, NULL, desc, sizeof(desc)));
-		if (fprobe__load_avail(fprobe) == 0)
-			fprobe__suggest_funcs(fprobe, fprobe->show_vars);
-		return -1;
-	}
-
-	printf("%s %s(", func->ret.name, func->name);
-	for (i = 0; i < func->nr_params; i++)
-		printf("%s%s %s", i ? ", " : "", func->params[i].type.name,
-		       func->params[i].name);
-	printf(")\n");
-	printf("  from %s\n", fprobe__protos_desc(fprobe, func, desc, sizeof(desc)));
-	for (i = 0; i < func->nr_params; i++) {
-		const struct fprobe_param *p = &func->params[i];
-		const struct fprobe_type *t = &p->type;
-
-		if (p->arg < 0)
-			printf("  -     %-16s %-24s not captured: %s\n", p->name,
-			       t->name, p->no_arg);
-		else
-			printf("  arg%d  %-16s %-24s %s\n", p->arg + 1, p->name,
-			       t->name, fprobe_type__fetch_type(t));
-	}
-	printf("  return %-14s %-24s %s\n", "", func->ret.name,
-	       func->ret.kind == FPROBE_TYPE_VOID ? "-" :
-	       fprobe_type__fetch_type(&func->ret));
-	fprobe_func__delete(func);
-	return 0;
-}
-
-/* ---- probe specs -------------------------------------------------------- */
-
-static bool is_ident(const char *s)
-{
-	if (!*s || !(isalpha(*s) || *s == '_'))
-		return false;
-	for (s++; *s; s++) {
-		if (!isalnum(*s) && *s != '_')
-			return false;
-	}
-	return true;
-}
-
-static bool is_glob_or_func(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (!isalnum(*s) && !strchr("_.*?[]!", *s))
-			return false;
-	}
-	return true;
-}
-
-static void fprobe_probe__delete(struct fprobe_probe *probe)
-{
-	int i;
-
-	for (i = 0; i < probe->nr_params; i++)
-		free(probe->params[i]);
-	free(probe->params);
-	free(probe->filter);
-	free(probe->glob);
-	free(probe->spec);
-	free(probe);
-}
-
-static int parse_probe(const struct option *opt, const char *str,
-		       int unset __maybe_unused)
-{
-	struct perf_fprobe *fprobe = opt->value;
-	struct fprobe_probe *probe;
-	char *s, *tok, *saveptr = NULL;
-
-	probe = zalloc(sizeof(*probe));
-	if (!probe)
-		return -ENOMEM;
-	probe->spec = strdup(str);
-	s = strdup(str);
-	if (!probe->spec || !s)
-		goto out_nomem;
-
-	for (tok = strtok_r(s, " \t", &saveptr); tok;
-	     tok = strtok_r(NULL, " \t", &saveptr)) {
-		char **params;
-
-		if (!probe->glob) {
-			if (!is_glob_or_func(tok)) {
-				pr_err("invalid function or glob '%s' in '%s'\n", tok, str);
-				goto out_inval;
-			}
-			probe->glob = strdup(tok);
-			if (!probe->glob)
-				goto out_nomem;
-			continue;
-		}
-		if (!is_ident(tok)) {
-			pr_err("invalid parameter name '%s' in '%s'\n", tok, str);
-			goto out_inval;
-		}
-		if (probe->nr_params == FPROBE_CALL_MAX_ARGS) {
-			pr_err("too many parameters in '%s' (at most %d)\n", str,
-			       FPROBE_CALL_MAX_ARGS);
-			goto out_inval;
-		}
-		params = realloc(probe->params, (probe->nr_params + 1) * sizeof(*params));
-		if (!params)
-			goto out_nomem;
-		probe->params = params;
-		params[probe->nr_params] = strdup(tok);
-		if (!params[probe->nr_params])
-			goto out_nomem;
-		probe->nr_params++;
-	}
-	if (!probe->glob) {
-		pr_err("empty probe: -a needs 'FUNC|GLOB [PARAM...]'\n");
-		goto out_inval;
-	}
-	free(s);
-	list_add_tail(&probe->list, &fprobe->probes);
-	return 0;
-
-out_nomem:
-	free(s);
-	fprobe_probe__delete(probe);
-	return -ENOMEM;
-out_inval:
-	free(s);
-	fprobe_probe__delete(probe);
-	return -EINVAL;
-}
-
-/* Hash callbacks of the string keys of perf fprobe's maps */
-static size_t name_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool name_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
-}
-
-/*
- * Add @name, matched by @probe, to the functions to trace: a hash of the
- * names finds one matched twice, so that -a '*' sets up in O(n).
- */
-static int fprobe__add_func(struct perf_fprobe *fprobe, const char *name,
-			    struct fprobe_probe *probe)
-{
-	struct fprobe_target_func *funcs, *f;
-	long idx;
-
-	if (!fprobe->func_names) {
-		fprobe->func_names = hashmap__new(name_hash, name_equal, NULL);
-		if (IS_ERR(fprobe->func_names)) {
-			fprobe->func_names = NULL;
-			pr_err("out of memory\n");
-			return -1;
-		}
-	}
-	if (hashmap__find(fprobe->func_names, name, &idx)) {
-		pr_err("%s is matched by both '%s' and '%s'\n", name,
-		       fprobe->funcs[idx].probe->spec, probe->spec);
-		return -1;
-	}
-	if (fprobe->nr_funcs == fprobe->alloc_funcs) {
-		int alloc = fprobe->alloc_funcs ? 2 * fprobe->alloc_funcs : 64;
-
-		funcs = realloc(fprobe->funcs, alloc * sizeof(*funcs));
-		if (!funcs)
-			return -1;
-		fprobe->funcs = funcs;
-		fprobe->alloc_funcs = alloc;
-	}
-	f = &fprobe->funcs[fprobe->nr_funcs];
-	memset(f, 0, sizeof(*f));
-	f->name = strdup(name);
-	if (!f->name)
-		return -1;
-	f->probe = probe;
-	if (hashmap__add(fprobe->func_names, f->name, (long)fprobe->nr_funcs) < 0) {
-		zfree(&f->name);
-		return -1;
-	}
-	fprobe->nr_funcs++;
-	return 0;
-}
-
-/* Is @name matched by a glob of the not-filter (-N, globs split by ',' or blanks)? */
-static bool fprobe__excluded(struct perf_fprobe *fprobe, const char *name)
-{
-	char *globs, *glob, *saveptr = NULL;
-	bool ret = false;
-
-	if (!fprobe->notrace)
-		return false;
-	globs = strdup(fprobe->notrace);
-	if (!globs)
-		return false;
-	for (glob = strtok_r(globs, ", \t", &saveptr); glob && !ret;
-	     glob = strtok_r(NULL, ", \t", &saveptr))
-		ret = strglobmatch(name, glob);
-	free(globs);
-	return ret;
-}
-
-static bool fprobe_probe__is_glob(const struct fprobe_probe *probe)
-{
-	return strpbrk(probe->glob, "*?[");
-}
-
-/* Expand a probe's glob to traceable functions */
-static int fprobe__expand_probe(struct perf_fprobe *fprobe,
-				struct fprobe_probe *probe)
-{
-	struct str_node *nd;
-	int nr = 0;
-
-	if (!fprobe_probe__is_glob(probe)) {
-		if (strlist__has_entry(fprobe->avail, probe->glob)) {
-			if (fprobe__excluded(fprobe, probe->glob)) {
-				pr_err("%s is excluded by --notrace-funcs '%s'\n",
-				       probe->glob, fprobe->notrace);
-				return -1;
-			}
-			return fprobe__add_func(fprobe, probe->glob, probe);
-		}
-		if (kallsyms__has_func(probe->glob)) {
-			pr_err("%s is not traceable: it is notrace, or has no ftrace call site (not in available_filter_functions)\n",
-			       probe->glob);
-			return -1;
-		}
-		pr_err("unknown function %s: not in available_filter_functions\n",
-		       probe->glob);
-		fprobe__suggest_funcs(fprobe, probe->glob);
-		return -1;
-	}
-
-	strlist__for_each_entry(nd, fprobe->avail) {
-		if (!strglobmatch(nd->s, probe->glob) || fprobe__excluded(fprobe, nd->s))
-			continue;
-		if (fprobe__add_func(fprobe, nd->s, probe) < 0)
-			return -1;
-		nr++;
-	}
-	if (!nr) {
-		pr_err("no traceable function matches '%s'%s\n", probe->glob,
-		       fprobe->notrace ? " (less --notrace-funcs)" : "");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Find the named parameters of @f in DWARF or BTF. A function a glob
- * matched may lack some (or have no prototype): it is traced without them,
- * its param_idx -1; fprobe__check_params() then wants each parameter had
- * by one match at least. A function named alone must have them all, each
- * in an argument register at the entry.
- */
-static int fprobe__resolve_params(struct perf_fprobe *fprobe,
-				  struct fprobe_target_func *f)
-{
-	struct fprobe_probe *probe = f->probe;
-	bool glob = fprobe_probe__is_glob(probe);
-	char desc[PATH_MAX + 32];
-	int i;
-
-	if (probe->nr_params) {
-		char what[256];
-
-		scnprintf(what, sizeof(what), "parameters of %s", f->name);
-		if (!fprobe__have_protos(fprobe, what))
-			return -1;
-	} else if (fprobe->pmu_type >= 0) {
-		/*
-		 * Only the tracefs events need a prototype without parameters
-		 * (the return's type): -a '*' looks up no DWARF of every
-		 * function; a report looks up those it shows.
-		 */
-		return 0;
-	}
-	f->dwarf = fprobe__find_func(fprobe, f->name);
-	if (!f->dwarf && errno == ENOMEM) {
-		pr_err("out of memory reading the prototype of %s\n", f->name);
-		return -1;
-	}
-	if (!probe->nr_params)
-		return 0;
-	for (i = 0; i < probe->nr_params; i++)
-		f->param_idx[i] = -1;
-	if (!f->dwarf) {
-		if (glob)
-			return 0;
-		if (errno == ENOTUNIQ)
-			fprobe__say_notuniq(fprobe, f->name);
-		else
-			pr_err("%s has no description in %s\n", f->name,
-			       fprobe__protos_desc(fprobe, NULL, desc, sizeof(desc)));
-		return -1;
-	}
-
-	for (i = 0; i < probe->nr_params; i++) {
-		int idx = fprobe_func__param_index(f->dwarf, probe->params[i]);
-		const struct fprobe_param *p = idx < 0 ? NULL : &f->dwarf->params[idx];
-
-		if ((!p || p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS) && glob)
-			continue;
-		if (p && p->arg < 0) {
-			pr_err("'%s' of %s cannot be captured: %s (from %s)\n",
-			       p->name, f->name, p->no_arg,
-			       fprobe__protos_desc(fprobe, f->dwarf, desc, sizeof(desc)));
-			return -1;
-		}
-		if (idx < 0) {
-			const char *cands[64];
-			int j, nr = min(f->dwarf->nr_params, 64);
-
-			pr_err("%s has no parameter '%s'\n", f->name, probe->params[i]);
-			for (j = 0; j < nr; j++)
-				cands[j] = f->dwarf->params[j].name;
-			print_close_matches(probe->params[i], cands, nr,
-					    "its parameters");
-			return -1;
-		}
-		if (p->arg >= FPROBE_CALL_MAX_ARGS) {
-			pr_err("'%s' is argument %d of %s: only the first %d can be captured\n",
-			       probe->params[i], p->arg + 1, f->name,
-			       FPROBE_CALL_MAX_ARGS);
-			return -1;
-		}
-		f->param_idx[i] = idx;
-		probe->nargs = max(probe->nargs, p->arg + 1);
-	}
-	return 0;
-}
-
-/*
- * After fprobe__resolve_params() of every function: each parameter of a
- * glob's probe is had by one of its matches at least (else it is a typo),
- * and the matches that lack some are said.
- */
-static int fprobe__check_params(struct perf_fprobe *fprobe)
-{
-	struct fprobe_probe *probe;
-	int i, j;
-
-	list_for_each_entry(probe, &fprobe->probes, list) {
-		int matches = 0, lacking = 0;
-
-		if (!probe->nr_params || !fprobe_probe__is_glob(probe))
-			continue;
-		for (j = 0; j < fprobe->nr_funcs; j++) {
-			const struct fprobe_target_func *f = &fprobe->funcs[j];
-			bool all = true;
-
-			if (f->probe != probe)
-				continue;
-			matches++;
-			for (i = 0; i < probe->nr_params; i++)
-				all &= f->param_idx[i] >= 0;
-			lacking += !all;
-		}
-		for (i = 0; i < probe->nr_params; i++) {
-			bool had = false;
-
-			for (j = 0; j < fprobe->nr_funcs && !had; j++)
-				had = fprobe->funcs[j].probe == probe &&
-				      fprobe->funcs[j].param_idx[i] >= 0;
-			if (!had) {
-				pr_err("no function matching '%s' has a parameter '%s'\n",
-				       probe->glob, probe->params[i]);
-				return -1;
-			}
-		}
-		if (lacking)
-			pr_info("perf fprobe: '%s': %d of the %d functions it matches lack some of its parameters, traced without them\n",
-				probe->spec, lacking, matches);
-	}
-	return 0;
-}
-
-static int fprobe__prepare_probes(struct perf_fprobe *fprobe)
-{
-	struct fprobe_probe *probe;
-	int i;
-
-	if (list_empty(&fprobe->probes)) {
-		pr_err("no probe: give at least one -a 'FUNC|GLOB [PARAM...]'\n");
-		return -1;
-	}
-	if (fprobe__load_avail(fprobe) < 0)
-		return -1;
-	list_for_each_entry(probe, &fprobe->probes, list) {
-		if (fprobe__expand_probe(fprobe, probe) < 0)
-			return -1;
-	}
-	for (i = 0; i < fprobe->nr_funcs; i++) {
-		if (fprobe_interrupted) {
-			pr_err("interrupted\n");
-			return -1;
-		}
-		if (fprobe__resolve_params(fprobe, &fprobe->funcs[i]) < 0)
-			return -1;
-	}
-	return fprobe__check_params(fprobe);
-}
-
 /* ---- tracefs fallback: fprobe events in dynamic_events ------------------- */
 
 static int fprobe__write_dynevent(const char *cmd, bool silent)
@@ -1013,8 +294,8 @@ static char *fprobe__event_name(struct perf_fprobe *fprobe, const char *func)
 	}
 	snprintf(name, sizeof(name), "%s", base);
 again:
-	for (i = 0; i < fprobe->nr_funcs; i++) {
-		if (fprobe->funcs[i].event && !strcmp(fprobe->funcs[i].event, name)) {
+	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
+		if (fprobe->probes.funcs[i].event && !strcmp(fprobe->probes.funcs[i].event, name)) {
 			snprintf(name, sizeof(name), "%s_%d", base, ++n);
 			goto again;
 		}
@@ -1027,8 +308,8 @@ static int fprobe__add_events(struct perf_fprobe *fprobe)
 	char cmd[1024];
 	int i, j;
 
-	for (i = 0; i < fprobe->nr_funcs; i++) {
-		struct fprobe_target_func *f = &fprobe->funcs[i];
+	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
+		struct fprobe_target_func *f = &fprobe->probes.funcs[i];
 		struct fprobe_probe *probe = f->probe;
 		int len, err;
 
@@ -1124,8 +405,8 @@ static void fprobe__remove_events(struct perf_fprobe *fprobe)
 {
 	int i;
 
-	for (i = 0; i < fprobe->nr_funcs; i++) {
-		struct fprobe_target_func *f = &fprobe->funcs[i];
+	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
+		struct fprobe_target_func *f = &fprobe->probes.funcs[i];
 
 		if (f->added_exit) {
 			fprobe__remove_event(f->event, "__return");
@@ -1144,7 +425,7 @@ static int fprobe__pmu_filters(struct perf_fprobe *fprobe)
 {
 	struct fprobe_probe *probe;
 
-	list_for_each_entry(probe, &fprobe->probes, list) {
+	list_for_each_entry(probe, &fprobe->probes.list, list) {
 		probe->filter = strdup(probe->glob);
 		if (!probe->filter)
 			return -1;
@@ -1158,7 +439,7 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 					const char **argv, int *rec_argc)
 {
 	const char **rec_argv;
-	int i, n = 0, max = 20 + 4 * fprobe->nr_funcs + argc;
+	int i, n = 0, max = 20 + 4 * fprobe->probes.nr_funcs + argc;
 	char buf[256];
 
 	rec_argv = calloc(max + 1, sizeof(*rec_argv));
@@ -1166,13 +447,13 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 		return NULL;
 
 	rec_argv[n++] = strdup("record");
-	for (i = 0; i < fprobe->nr_funcs; i++) {
+	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
 		snprintf(buf, sizeof(buf), "%s:%s", FPROBE_GROUP,
-			 fprobe->funcs[i].event);
+			 fprobe->probes.funcs[i].event);
 		rec_argv[n++] = strdup("-e");
 		rec_argv[n++] = strdup(buf);
 		snprintf(buf, sizeof(buf), "%s:%s__return", FPROBE_GROUP,
-			 fprobe->funcs[i].event);
+			 fprobe->probes.funcs[i].event);
 		rec_argv[n++] = strdup("-e");
 		rec_argv[n++] = strdup(buf);
 	}
@@ -1506,7 +787,7 @@ static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
 		.size		= sizeof(attr),
 		.config		= probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK,
 		.config1	= (u64)(uintptr_t)probe->filter,
-		.config2	= (u64)(uintptr_t)fprobe->notrace,
+		.config2	= (u64)(uintptr_t)fprobe->probes.notrace,
 		.sample_period	= 1,
 	};
 	struct evsel *evsel;
@@ -1652,7 +933,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 	rec.evlist = evlist__new();
 	if (!rec.evlist)
 		return -1;
-	list_for_each_entry(probe, &fprobe->probes, list) {
+	list_for_each_entry(probe, &fprobe->probes.list, list) {
 		if (fprobe__add_pmu_evsel(fprobe, probe, rec.evlist) < 0)
 			goto out_delete_evlist;
 	}
@@ -1697,7 +978,7 @@ static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
 		/* no file: the symbols and comms of the calls printed */
 		fprobe->machine = machine__new_host();
 		rec.machine = fprobe->machine;
-		fprobe->funcs_by_name = hashmap__new(name_hash, name_equal, NULL);
+		fprobe->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
 		if (!rec.machine || IS_ERR(fprobe->funcs_by_name) ||
 		    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
 			pr_err("failed to set up the live output\n");
@@ -2019,12 +1300,14 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
 		return -1;
 	}
-	if (fprobe__prepare_probes(fprobe) < 0)
+	/* the tracefs events need the return type of every function */
+	fprobe->probes.all_protos = fprobe->pmu_type < 0;
+	if (fprobe_probes__prepare(&fprobe->probes, &fprobe_interrupted) < 0)
 		return -1;
 
 	if (pmu) {
 		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
-			fprobe->nr_funcs);
+			fprobe->probes.nr_funcs);
 		/*
 		 * A PMU without the formats of the filters would take the
 		 * bits and ignore them: the filters are applied in user space
@@ -2049,14 +1332,14 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 		return fprobe__pmu_record(fprobe, output, argc, argv);
 	}
 
-	if (fprobe->nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
+	if (fprobe->probes.nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
 		pr_err("%d functions match: the tracefs fallback takes at most %d (two fprobe events each)\n",
-		       fprobe->nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
+		       fprobe->probes.nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
 		return -1;
 	}
 	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group, %d functions)\n",
 		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU",
-		FPROBE_GROUP, fprobe->nr_funcs);
+		FPROBE_GROUP, fprobe->probes.nr_funcs);
 	if (fprobe->errors || fprobe->ropts.min_latency)
 		pr_info("perf fprobe: tracefs records every call: --errors and --min-latency %s\n",
 			fprobe->record_only ? "are not applied, give them to perf fprobe report" :
@@ -2111,7 +1394,7 @@ static struct fprobe_func *fprobe__func_dwarf(struct perf_fprobe *fprobe,
 		return NULL;
 	if (hashmap__find(fprobe->funcs_by_name, name, &func))
 		return func;
-	func = fprobe__find_func(fprobe, name);
+	func = fprobe_protos__find_func(&fprobe->protos, name);
 	key = strdup(name);
 	if (key && hashmap__add(fprobe->funcs_by_name, key, func) < 0)
 		free(key);
@@ -2955,14 +2238,14 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	 * be symbolized with that machine's /proc/kallsyms. Not a raw BTF
 	 * file (--btf -k), which has no symbols.
 	 */
-	if (fprobe->vmlinux && fprobe_elf__machine(fprobe->vmlinux) != EM_NONE)
-		symbol_conf.vmlinux_name = fprobe->vmlinux;
+	if (fprobe->protos.vmlinux && fprobe_elf__machine(fprobe->protos.vmlinux) != EM_NONE)
+		symbol_conf.vmlinux_name = fprobe->protos.vmlinux;
 	symbol__init(&session->header.env);
 	/*
 	 * Without -k, prototypes are the running kernel's: not those of a
 	 * recording made on another kernel.
 	 */
-	if (!fprobe->vmlinux && fprobe->need_protos && session->header.env.os_release &&
+	if (!fprobe->protos.vmlinux && fprobe->need_protos && session->header.env.os_release &&
 	    !uname(&uts) && strcmp(session->header.env.os_release, uts.release)) {
 		pr_warning("perf fprobe: %s was recorded on Linux %s, this is %s: the arguments are shown as registers (give its vmlinux with -k for their names and types)\n",
 			   input, session->header.env.os_release, uts.release);
@@ -2982,7 +2265,7 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		goto out_delete;
 
 	fprobe->tasks = hashmap__new(tid_hash, tid_equal, NULL);
-	fprobe->funcs_by_name = hashmap__new(name_hash, name_equal, NULL);
+	fprobe->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
 	fprobe->rep = fprobe_report__new(&fprobe->ropts);
 	if (IS_ERR(fprobe->tasks) || IS_ERR(fprobe->funcs_by_name) || !fprobe->rep) {
 		pr_err("failed to set up the report\n");
@@ -3123,23 +2406,9 @@ static bool valid_sort_key(const char *key)
 
 static void fprobe__exit(struct perf_fprobe *fprobe)
 {
-	struct fprobe_probe *probe, *tmp;
-	int i;
-
-	list_for_each_entry_safe(probe, tmp, &fprobe->probes, list) {
-		list_del(&probe->list);
-		fprobe_probe__delete(probe);
-	}
+	fprobe_probes__exit(&fprobe->probes);
 	free((int *)fprobe->ropts.tids);
 	free((struct perf_time_interval *)fprobe->ropts.times);
-	for (i = 0; i < fprobe->nr_funcs; i++) {
-		free(fprobe->funcs[i].name);
-		free(fprobe->funcs[i].event);
-		fprobe_func__delete(fprobe->funcs[i].dwarf);
-	}
-	free(fprobe->funcs);
-	hashmap__free(fprobe->func_names);
-	strlist__delete(fprobe->avail);
 	/* the report frees its own: these are perf fprobe trace's */
 	if (fprobe->live && !IS_ERR_OR_NULL(fprobe->funcs_by_name)) {
 		struct hashmap_entry *cur;
@@ -3153,14 +2422,21 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	}
 	hashmap__free(fprobe->syms_by_addr);
 	machine__delete(fprobe->machine);
-	fprobe_dwarf__delete(fprobe->dwarf);
-	fprobe_btf__delete(fprobe->btf);
+	fprobe_protos__exit(&fprobe->protos);
+}
+
+/* -a 'FUNC|GLOB [PARAM...]' */
+static int parse_probe(const struct option *opt, const char *str,
+		       int unset __maybe_unused)
+{
+	struct perf_fprobe *fprobe = opt->value;
+
+	return fprobe_probes__add(&fprobe->probes, str);
 }
 
 int cmd_fprobe(int argc, const char **argv)
 {
 	struct perf_fprobe fprobe = {
-		.probes		= LIST_HEAD_INIT(fprobe.probes),
 		.target		= { .uid = UINT_MAX, },
 		.pmu_type	= -1,
 		.ropts		= {
@@ -3169,9 +2445,9 @@ int cmd_fprobe(int argc, const char **argv)
 	};
 	const struct option common_options[] = {
 	OPT_INCR('v', "verbose", &verbose, "Be more verbose"),
-	OPT_STRING('k', "vmlinux", &fprobe.vmlinux, "file",
+	OPT_STRING('k', "vmlinux", &fprobe.protos.vmlinux, "file",
 		   "vmlinux with DWARF (default: the running kernel's)"),
-	OPT_BOOLEAN(0, "btf", &fprobe.use_btf,
+	OPT_BOOLEAN(0, "btf", &fprobe.protos.use_btf,
 		    "Read prototypes from BTF, not DWARF (-k's, else the kernel's)"),
 	OPT_STRING('V', "vars", &fprobe.show_vars, "func",
 		   "Show a function's parameters, types and registers, from DWARF or BTF"),
@@ -3225,7 +2501,7 @@ int cmd_fprobe(int argc, const char **argv)
 		     evlist__parse_mmap_pages),
 	OPT_INTEGER(0, "duration", &fprobe.duration,
 		    "Stop recording after this many seconds"),
-	OPT_STRING('N', "notrace-funcs", &fprobe.notrace, "glob[,glob...]",
+	OPT_STRING('N', "notrace-funcs", &fprobe.probes.notrace, "glob[,glob...]",
 		   "Do not trace the functions these globs match"),
 	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,
 		    "Use fprobe events in tracefs even with the fprobe PMU"),
@@ -3255,6 +2531,7 @@ int cmd_fprobe(int argc, const char **argv)
 	bool tmp_file = false;
 	int ret = -1;
 
+	fprobe_probes__init(&fprobe.probes, &fprobe.protos);
 	if (argc > 1) {
 		if (!strcmp(argv[1], "record")) {
 			fprobe.record_only = true;
@@ -3295,7 +2572,7 @@ int cmd_fprobe(int argc, const char **argv)
 	}
 
 	if (fprobe.show_vars) {
-		ret = fprobe__show_vars(&fprobe);
+		ret = fprobe_probes__show_vars(&fprobe.probes, fprobe.show_vars);
 		goto out;
 	}
 	if (fprobe.list_glob) {
@@ -3306,7 +2583,7 @@ int cmd_fprobe(int argc, const char **argv)
 			pr_err("-F takes one glob\n");
 			goto out;
 		}
-		ret = fprobe__list(&fprobe);
+		ret = fprobe_probes__list(&fprobe.probes, fprobe.list_glob);
 		goto out;
 	}
 

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_FPROBE_PROBE_H
+#define __PERF_FPROBE_PROBE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/list.h>
+
+#include "fprobe-call.h"
+
+struct fprobe_btf;
+struct fprobe_dwarf;
+struct fprobe_func;
+struct hashmap;
+struct strlist;
+
+/* One -a 'FUNC|GLOB [PARAM...]' */
+struct fprobe_probe {
+	struct list_head	list;
+	char			*spec;
+	char			*glob;
+	int			nr_params;
+	char			**params;
+	int			nargs;		/* PMU: arguments to capture */
+	char			*filter;	/* PMU: config1 string */
+};
+
+/* One function to trace, from a probe */
+struct fprobe_target_func {
+	char			*name;
+	struct fprobe_probe	*probe;
+	struct fprobe_func	*dwarf;		/* NULL: neither DWARF nor BTF */
+	int			param_idx[FPROBE_CALL_MAX_ARGS];	/* -1: not had */
+	char			*event;		/* tracefs event name */
+	bool			added;		/* entry event in dynamic_events */
+	bool			added_exit;
+};
+
+/*
+ * Where the prototypes of traced functions come from: the DWARF of vmlinux
+ * (vmlinux, or the running kernel's found where perf probe looks), else its
+ * BTF (/sys/kernel/btf/vmlinux, what distribution kernels ship); with
+ * use_btf, BTF only (that of vmlinux when given). Each is read once, when
+ * first wanted.
+ */
+struct fprobe_protos {
+	const char		*vmlinux;	/* -k */
+	bool			use_btf;	/* --btf */
+	struct fprobe_dwarf	*dwarf;
+	bool			dwarf_tried;
+	struct fprobe_btf	*btf;
+	bool			btf_tried;
+	bool			notuniq_btf;	/* the last ENOTUNIQ was BTF's */
+};
+
+/* Whether a source of prototypes can be read; said (for @what) if none */
+bool fprobe_protos__have(struct fprobe_protos *protos, const char *what);
+/*
+ * The prototype of @name from DWARF or BTF; NULL with errno ENOENT: unknown,
+ * ENOTUNIQ: several of the name (then fprobe_protos__say_notuniq() says why)
+ */
+struct fprobe_func *fprobe_protos__find_func(struct fprobe_protos *protos, const char *name);
+void fprobe_protos__say_notuniq(struct fprobe_protos *protos, const char *name);
+/* What the prototype of @func (NULL: of any) is read from, for messages */
+const char *fprobe_protos__desc(struct fprobe_protos *protos, const struct fprobe_func *func,
+				char *buf, size_t size);
+void fprobe_protos__exit(struct fprobe_protos *protos);
+
+/* The probes of a run, and the traceable functions they match */
+struct fprobe_probes {
+	struct list_head	list;		/* of struct fprobe_probe, by -a */
+	const char		*notrace;	/* -N: globs apart by ',' or blanks */
+	/* prototypes of every function (tracefs: its return type), not only with params */
+	bool			all_protos;
+	struct fprobe_protos	*protos;
+	struct strlist		*avail;		/* available_filter_functions */
+	int			nr_funcs;
+	int			alloc_funcs;
+	struct fprobe_target_func *funcs;
+	struct hashmap		*func_names;	/* name -> index in funcs */
+};
+
+void fprobe_probes__init(struct fprobe_probes *probes, struct fprobe_protos *protos);
+void fprobe_probes__exit(struct fprobe_probes *probes);
+int  fprobe_probes__add(struct fprobe_probes *probes, const char *str);
+/* Reads probes->avail, unless it is set already */
+int  fprobe_probes__load_avail(struct fprobe_probes *probes);
+int  fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *stop);
+int  fprobe_probes__list(struct fprobe_probes *probes, const char *glob);
+int  fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name);
+void fprobe_probes__suggest_funcs(struct fprobe_probes *probes, const char *name);
+bool fprobe_probe__is_glob(const struct fprobe_probe *probe);
+
+/* Print up to 5 names of @cands close to @name, "close matches among @what" */
+void fprobe__print_close_matches(const char *name, const char **cands, int nr,
+				 const char *what);
+
+size_t fprobe__str_hash(long key, void *ctx);
+bool fprobe__str_equal(long a, long b, void *ctx);
+
+#endif /* __PERF_FPROBE_PROBE_H */
