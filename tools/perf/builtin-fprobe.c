@@ -160,6 +160,7 @@ struct perf_fprobe {
 	unsigned int		mmap_pages;	/* -m, per CPU; 0: perf's default */
 	bool			force_tracefs;
 	bool			no_inherit;	/* -t: not the threads they create */
+	const char		*tid_target;	/* -t as given, before target__validate() */
 	bool			record_only;
 	bool			report_only;
 	bool			live;		/* perf fprobe trace */
@@ -174,7 +175,9 @@ struct perf_fprobe {
 	const char		*chrome_file;
 	const char		*min_latency_str;
 	const char		*tid_str;	/* report --tid: ropts.tids */
+	int			*tids;
 	const char		*time_str;	/* report --time: ropts.times */
+	struct perf_time_interval *times;
 	bool			errors;		/* --errors */
 	bool			stdio;		/* --stdio: what is done anyway */
 	const char		*tmp_data;	/* the temporary recording */
@@ -478,9 +481,9 @@ static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
 		rec_argv[n++] = strdup("-p");
 		rec_argv[n++] = strdup(fprobe->target.pid);
 	}
-	if (fprobe->no_inherit) {
+	if (fprobe->tid_target) {
 		rec_argv[n++] = strdup("-t");
-		rec_argv[n++] = strdup(fprobe->target.tid);
+		rec_argv[n++] = strdup(fprobe->tid_target);
 	}
 	if (argc)
 		rec_argv[n++] = strdup("--");
@@ -1643,8 +1646,13 @@ static void fprobe__end_open_calls(struct perf_fprobe *fprobe)
 		struct fprobe_task *task = cur->pvalue;
 
 		while (task->nr) {
-			free(task->stack[--task->nr].call.stack);
-			fprobe->nr_open_at_end++;
+			struct fprobe_pending *p = &task->stack[--task->nr];
+
+			/* not when the report was interrupted: those are unread */
+			if (!fprobe_report_interrupted &&
+			    fprobe_report_opts__selects(&fprobe->ropts, &p->call))
+				fprobe->nr_open_at_end++;
+			free(p->call.stack);
 		}
 	}
 }
@@ -1879,15 +1887,6 @@ static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
 		if (task->stack[i].call.func == func)
 			break;
 	}
-	/*
-	 * Its entry came before the recording: counted, and not shown, as the
-	 * fprobe PMU has no record of such a call either; or its entry was
-	 * lost, if any record was: then shown, without entry
-	 */
-	if (i < 0 && !fprobe->nr_lost) {
-		fprobe->nr_begun_before++;
-		return 0;
-	}
 	if (i < 0) {
 		memset(&call, 0, sizeof(call));
 		call.func = func;
@@ -1899,6 +1898,20 @@ static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
 		call.pid = sample->pid;
 		call.tid = sample->tid;
 		call.cpu = sample->cpu;
+		/*
+		 * No record lost so far: it began before the recording (or its
+		 * entry event missed it, which tracefs does not count), and is
+		 * counted, not shown, as the fprobe PMU has no record of such a
+		 * call either. After records were lost, it is shown, without
+		 * entry. (perf record writes the lost counts of the events at
+		 * the end of the file; the ring buffers' PERF_RECORD_LOST come
+		 * in time.)
+		 */
+		if (!fprobe->nr_lost) {
+			if (fprobe_report_opts__selects(&fprobe->ropts, &call))
+				fprobe->nr_begun_before++;
+			return 0;
+		}
 		return fprobe__emit(fprobe, &call, 0, fprobe__func_dwarf(fprobe, call.name));
 	}
 
@@ -2149,6 +2162,15 @@ static int fprobe__output(struct perf_fprobe *fprobe)
 	return err;
 }
 
+/* Is @str a list of thread ids apart by commas, such as 71,72? */
+static bool is_tid_list(const char *str)
+{
+	size_t len = strlen(str);
+
+	return len && strspn(str, "0123456789,") == len && str[0] != ',' &&
+	       str[len - 1] != ',' && !strstr(str, ",,");
+}
+
 /*
  * perf fprobe report --tid and --time, as perf report's: a list of thread
  * ids, and time ranges (start,stop in seconds, as --calls prints the
@@ -2158,42 +2180,46 @@ static int fprobe__output(struct perf_fprobe *fprobe)
 static int fprobe__parse_report_filters(struct perf_fprobe *fprobe,
 					struct perf_session *session)
 {
-	struct perf_time_interval *times = NULL;
 	const char *str = fprobe->tid_str;
+	struct evlist *evlist = session->evlist;
 	struct int_node *node;
 	struct intlist *tids;
-	int *array, size, i;
+	int size, i;
 
 	if (str) {
-		tids = *str && strspn(str, "0123456789,") == strlen(str) &&
-		       *str != ',' && str[strlen(str) - 1] != ',' && !strstr(str, ",,") ?
-		       intlist__new(str) : NULL;
+		tids = is_tid_list(str) ? intlist__new(str) : NULL;
 		if (!tids) {
 			pr_err("invalid --tid '%s': thread ids apart by commas, such as 71,72\n",
 			       str);
 			return -1;
 		}
-		array = calloc(intlist__nr_entries(tids), sizeof(*array));
-		if (!array) {
+		fprobe->tids = calloc(intlist__nr_entries(tids), sizeof(*fprobe->tids));
+		if (!fprobe->tids) {
 			intlist__delete(tids);
 			return -1;
 		}
 		i = 0;
 		intlist__for_each_entry(node, tids)
-			array[i++] = node->i;
-		fprobe->ropts.tids = array;
+			fprobe->tids[i++] = node->i;
+		fprobe->ropts.tids = fprobe->tids;
 		fprobe->ropts.nr_tids = i;
 		intlist__delete(tids);
 	}
-	if (fprobe->time_str) {
-		if (perf_time__parse_for_ranges(fprobe->time_str, session, &times,
-						&size, &fprobe->ropts.nr_times) < 0) {
-			pr_err("invalid --time '%s': start,stop in seconds (10.5,11 or 10.5, or ,11), or a percentage of the recording (0%%-10%%, 10%%/2)\n",
-			       fprobe->time_str);
-			return -1;
-		}
-		fprobe->ropts.times = times;
+	if (!fprobe->time_str)
+		return 0;
+	if (strchr(fprobe->time_str, '%') &&
+	    !evlist->first_sample_time && !evlist->last_sample_time) {
+		pr_err("--time '%s': the recording has no first and last sample times (an empty recording, or one of an older perf fprobe record): give the range in seconds\n",
+		       fprobe->time_str);
+		return -1;
 	}
+	if (perf_time__parse_for_ranges(fprobe->time_str, session, &fprobe->times,
+					&size, &fprobe->ropts.nr_times) < 0) {
+		pr_err("invalid --time '%s': start,stop in seconds (10.5,11 or 10.5, or ,11), or a percentage of the recording (0%%-10%%, 10%%/2)\n",
+		       fprobe->time_str);
+		return -1;
+	}
+	fprobe->ropts.times = fprobe->times;
 	return 0;
 }
 
@@ -2310,7 +2336,7 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 			fprobe->nr_incomplete);
 	if (fprobe->nr_open_at_end || fprobe->nr_begun_before)
 		fprintf(stderr, " (not shown: %" PRIu64 " unfinished when the recording ended, %"
-			PRIu64 " begun before it)",
+			PRIu64 " without entry: begun before it, or missed)",
 			fprobe->nr_open_at_end, fprobe->nr_begun_before);
 	if (fprobe->nr_lost)
 		fprintf(stderr, ", %" PRIu64 " records LOST", fprobe->nr_lost);
@@ -2407,8 +2433,8 @@ static bool valid_sort_key(const char *key)
 static void fprobe__exit(struct perf_fprobe *fprobe)
 {
 	fprobe_probes__exit(&fprobe->probes);
-	free((int *)fprobe->ropts.tids);
-	free((struct perf_time_interval *)fprobe->ropts.times);
+	free(fprobe->tids);
+	free(fprobe->times);
 	/* the report frees its own: these are perf fprobe trace's */
 	if (fprobe->live && !IS_ERR_OR_NULL(fprobe->funcs_by_name)) {
 		struct hashmap_entry *cur;
@@ -2612,10 +2638,12 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	}
 	/*
-	 * As perf record -t: those threads, not the ones they create; -p
-	 * overrides -t (target__validate() then sets the tids to the pid's)
+	 * As perf record: with -t, those threads, not the ones they create
+	 * (with -p too, which then overrides -t: target__validate() sets the
+	 * tids to the pid's)
 	 */
-	fprobe.no_inherit = fprobe.target.tid && !fprobe.target.pid;
+	fprobe.no_inherit = !!fprobe.target.tid;
+	fprobe.tid_target = fprobe.target.tid;
 	ret = target__validate(&fprobe.target);
 	if (ret) {
 		char errbuf[512];

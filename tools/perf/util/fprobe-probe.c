@@ -5,12 +5,12 @@
  * not-filter), and the parameters it names are found in the prototypes of
  * those functions, read from the DWARF of vmlinux or from BTF.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -26,6 +26,7 @@
 #include "levenshtein.h"
 #include "string2.h"
 #include "strlist.h"
+#include "symbol/kallsyms.h"
 
 #define FPROBE_MAX_MATCHES	5
 
@@ -72,26 +73,19 @@ int fprobe_probes__load_avail(struct fprobe_probes *probes)
 	return 0;
 }
 
-/* Is @name a function symbol of the running kernel (traceable or not)? */
-static bool kallsyms__has_func(const char *name)
+static int kernel_func_cb(void *arg, const char *name, char type, u64 start __maybe_unused)
 {
-	char *line = NULL;
-	size_t n = 0;
-	bool found = false;
-	FILE *fp = fopen("/proc/kallsyms", "r");
+	size_t len = strlen(arg);
 
-	if (!fp)
-		return false;
-	while (!found && getline(&line, &n, fp) > 0) {
-		char type, sym[512];
+	/* a module's is "name\t[module]"; 1 stops the walk */
+	return kallsyms__is_function(type) && !strncmp(name, arg, len) &&
+	       (!name[len] || name[len] == '\t');
+}
 
-		if (sscanf(line, "%*x %c %511s", &type, sym) == 2 &&
-		    (type == 't' || type == 'T') && !strcmp(sym, name))
-			found = true;
-	}
-	free(line);
-	fclose(fp);
-	return found;
+/* Is @name a function symbol of the running kernel (traceable or not)? */
+static bool kernel_has_func(const char *name)
+{
+	return kallsyms__parse("/proc/kallsyms", (void *)name, kernel_func_cb) == 1;
 }
 
 static int str_distance(const char *a, const char *b)
@@ -503,22 +497,39 @@ static int fprobe_probes__add_func(struct fprobe_probes *probes, const char *nam
 	return 0;
 }
 
-/* Is @name matched by a glob of the not-filter (-N, globs split by ',' or blanks)? */
-static bool fprobe_probes__excluded(struct fprobe_probes *probes, const char *name)
+/* The globs of the not-filter (-N), split by ',' or blanks, once */
+static int fprobe_probes__split_notrace(struct fprobe_probes *probes)
 {
 	char *globs, *glob, *saveptr = NULL;
-	bool ret = false;
+	int err = 0;
 
-	if (!probes->notrace)
-		return false;
+	if (!probes->notrace || probes->notrace_globs)
+		return 0;
 	globs = strdup(probes->notrace);
-	if (!globs)
-		return false;
-	for (glob = strtok_r(globs, ", \t", &saveptr); glob && !ret;
+	probes->notrace_globs = strlist__new(NULL, NULL);
+	if (!globs || !probes->notrace_globs) {
+		free(globs);
+		return -ENOMEM;
+	}
+	for (glob = strtok_r(globs, ", \t", &saveptr); glob && !err;
 	     glob = strtok_r(NULL, ", \t", &saveptr))
-		ret = strglobmatch(name, glob);
+		err = strlist__add(probes->notrace_globs, glob);
 	free(globs);
-	return ret;
+	return err == -EEXIST ? 0 : err;
+}
+
+/* Is @name matched by a glob of the not-filter? */
+static bool fprobe_probes__excluded(struct fprobe_probes *probes, const char *name)
+{
+	struct str_node *nd;
+
+	if (!probes->notrace_globs)
+		return false;
+	strlist__for_each_entry(nd, probes->notrace_globs) {
+		if (strglobmatch(name, nd->s))
+			return true;
+	}
+	return false;
 }
 
 bool fprobe_probe__is_glob(const struct fprobe_probe *probe)
@@ -542,7 +553,7 @@ static int fprobe_probes__expand_probe(struct fprobe_probes *probes,
 			}
 			return fprobe_probes__add_func(probes, probe->glob, probe);
 		}
-		if (kallsyms__has_func(probe->glob)) {
+		if (kernel_has_func(probe->glob)) {
 			pr_err("%s is not traceable: it is notrace, or has no ftrace call site (not in available_filter_functions)\n",
 			       probe->glob);
 			return -1;
@@ -721,6 +732,10 @@ int fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *sto
 	}
 	if (fprobe_probes__load_avail(probes) < 0)
 		return -1;
+	if (fprobe_probes__split_notrace(probes) < 0) {
+		pr_err("out of memory\n");
+		return -1;
+	}
 	list_for_each_entry(probe, &probes->list, list) {
 		if (fprobe_probes__expand_probe(probes, probe) < 0)
 			return -1;
@@ -772,4 +787,6 @@ void fprobe_probes__exit(struct fprobe_probes *probes)
 	probes->func_names = NULL;
 	strlist__delete(probes->avail);
 	probes->avail = NULL;
+	strlist__delete(probes->notrace_globs);
+	probes->notrace_globs = NULL;
 }

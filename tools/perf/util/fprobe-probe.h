@@ -71,6 +71,7 @@ void fprobe_protos__exit(struct fprobe_protos *protos);
 struct fprobe_probes {
 	struct list_head	list;		/* of struct fprobe_probe, by -a */
 	const char		*notrace;	/* -N: globs apart by ',' or blanks */
+	struct strlist		*notrace_globs;	/* split by fprobe_probes__prepare() */
 	/* prototypes of every function (tracefs: its return type), not only with params */
 	bool			all_protos;
 	struct fprobe_protos	*protos;

@@ -30,7 +30,7 @@ bool fprobe_report__sort_key_valid(const char *sort);
 bool fprobe_report_opts__selects(const struct fprobe_report_opts *opts,
 				 const struct fprobe_call *call);
 
-/* NULL with errno EINVAL for a bad sort key or max_depth, ENOMEM */
+/* NULL with errno EINVAL for a bad sort key, max_depth, tids or times; ENOMEM */
 struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts);
 /* Copies what it keeps (name, stack strings too); calls may arrive in any order */
 int  fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call);

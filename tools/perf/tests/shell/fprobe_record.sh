@@ -260,6 +260,42 @@ check_filters() {
 	[ "$nested" -eq 0 ] || fail "--max-depth 1 --calls lists $nested nested vfs_read calls"
 }
 
+# check_report_ctrl_c: Ctrl-C while perf fprobe report reads a recording
+# stops the reading, and the report covers what was read: it exits 0, says
+# so, and shows fewer calls than the recording has. SIGINT is sent once
+# the report catches it (SigCgt), which it does only while reading.
+check_report_ctrl_c() {
+	local pid cgt rc=0 all part tries=0
+
+	perf fprobe record -a 'vfs_read count' -o "$data" -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=100000 2>"$tmpdir/record.err" ||
+		{ cat "$tmpdir/record.err"; fail "perf fprobe record of 100000 reads"; return; }
+	perf fprobe report -i "$data" --hist >/dev/null 2>"$tmpdir/all.err" ||
+		fail "perf fprobe report of 100000 reads: $(tail -2 "$tmpdir/all.err")"
+	all=$(sed -n 's/^perf fprobe: \([0-9]*\) calls.*/\1/p' "$tmpdir/all.err")
+	perf fprobe report -i "$data" --calls >/dev/null 2>"$tmpdir/int.err" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+		[ -z "$cgt" ] || [ $((0x$cgt & 2)) -eq 0 ] || break
+		tries=$((tries + 1))
+		sleep 0.01
+	done
+	kill -INT $pid 2>/dev/null || true
+	wait $pid || rc=$?
+	if ! grep -q 'interrupted: the report covers the part' "$tmpdir/int.err"; then
+		# the report ended before it caught SIGINT: nothing to check
+		echo "report Ctrl-C: the report of $all calls ended before SIGINT ($tries polls)"
+		[ $rc -eq 0 ] || fail "report Ctrl-C: status $rc: $(tail -2 "$tmpdir/int.err")"
+		return
+	fi
+	part=$(sed -n 's/^perf fprobe: \([0-9]*\) calls.*/\1/p' "$tmpdir/int.err")
+	echo "report Ctrl-C: $part of $all calls reported"
+	[ $rc -eq 0 ] || fail "report Ctrl-C: status $rc: $(tail -2 "$tmpdir/int.err")"
+	[ -n "$part" ] && [ "$part" -lt "$all" ] ||
+		fail "report Ctrl-C: ${part:-no} of $all calls: $(tail -2 "$tmpdir/int.err")"
+}
+
 # record_calls OPT NAME: a fixed workload recorded with OPT (--tracefs or
 # none), and what of its report does not vary from run to run: the calls
 # as --calls lists them, less time, tid, cpu and duration (so the nesting,
@@ -298,6 +334,7 @@ check_agree() {
 paths=0
 if [ "$(fprobe_path)" = pmu ]; then
 	check_path pmu
+	check_report_ctrl_c
 	paths=$((paths + 1))
 fi
 if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/null; then
@@ -305,6 +342,10 @@ if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/nul
 	paths=$((paths + 1))
 fi
 [ $paths -gt 0 ] || fail "no path checked"
-[ $paths -lt 2 ] || check_agree
+if [ $paths -eq 2 ]; then
+	check_agree
+else
+	echo "PMU and tracefs: one path only, not compared"
+fi
 
 exit $err
