@@ -161,6 +161,27 @@ check_path() {
 	[ -z "$others" ] || fail "$1 -t: calls of other threads: $others"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -t"
 
+	# -t of a thread that exits once perf attached: the recording ends
+	# with it, and reports (on the PMU path; on tracefs, it must not hang)
+	rm -f "$tmpdir/stop"
+	sh -c "while [ ! -e $tmpdir/stop ]; do sleep 1; done" &
+	local thread=$! trc=0 tperf
+	timeout 60 perf fprobe ${opt:+"$opt"} -t $thread -a ksys_write --calls \
+		>"$tmpdir/texit.out" 2>"$tmpdir/texit.err" &
+	tperf=$!
+	wait_attached $tperf || fail "$1 -t: perf fprobe ended before it attached"
+	touch "$tmpdir/stop"
+	wait $tperf || trc=$?
+	if [ "$1" = pmu ]; then
+		[ $trc -eq 0 ] ||
+			fail "$1 -t of a thread that exits: status $trc (124: it did not end)"
+		grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/texit.err" ||
+			fail "$1 -t of a thread that exits: no report: $(cat "$tmpdir/texit.err")"
+	else
+		[ $trc -ne 124 ] || fail "$1 -t of a thread that exits: it did not end with it"
+	fi
+	wait $thread 2>/dev/null || true
+
 	# -p of a task that exits once perf attached: the recording ends with
 	# it, and reports
 	rm -f "$tmpdir/stop"
