@@ -135,6 +135,33 @@ ctrl_c() {
 		{ echo "Ctrl-C after $wait reads: none of the loop's reads recorded"; return 1; }
 }
 
+# target_exits PATH -p|-t: perf fprobe -p or -t of a task that exits once
+# perf attached: the recording ends with it, and reports. The task may exit
+# while the recording is still being set up: the PMU path then records and
+# reports without its comm; on the tracefs path, perf record fails on it,
+# but must not hang either. ($opt is check_path's.)
+target_exits() {
+	local what="$1 $2 of a task that exits" task rc=0 perf_pid
+
+	rm -f "$tmpdir/stop"
+	sh -c "while [ ! -e $tmpdir/stop ]; do sleep 1; done" &
+	task=$!
+	timeout 60 perf fprobe ${opt:+"$opt"} "$2" $task -a hrtimer_nanosleep --calls \
+		>"$tmpdir/exit.out" 2>"$tmpdir/exit.err" &
+	perf_pid=$!
+	wait_attached $perf_pid || fail "$1 $2: perf fprobe ended before it attached"
+	touch "$tmpdir/stop"
+	wait $perf_pid || rc=$?
+	if [ "$1" = pmu ]; then
+		[ $rc -eq 0 ] || fail "$what: status $rc (124: it did not end with it)"
+		grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/exit.err" ||
+			fail "$what: no report: $(cat "$tmpdir/exit.err")"
+	else
+		[ $rc -ne 124 ] || fail "$what: it did not end with it"
+	fi
+	wait $task 2>/dev/null || true
+}
+
 # check_path PATH: -p, -t, -A --duration and Ctrl-C through PATH (pmu or tracefs)
 check_path() {
 	local opt='' other='' others n
@@ -161,50 +188,9 @@ check_path() {
 	[ -z "$others" ] || fail "$1 -t: calls of other threads: $others"
 	[ "$(events_left)" = 0 ] || fail "fprobe events left after -t"
 
-	# -t of a thread that exits once perf attached: the recording ends
-	# with it, and reports (on the PMU path; on tracefs, it must not hang)
-	rm -f "$tmpdir/stop"
-	sh -c "while [ ! -e $tmpdir/stop ]; do sleep 1; done" &
-	local thread=$! trc=0 tperf
-	timeout 60 perf fprobe ${opt:+"$opt"} -t $thread -a ksys_write --calls \
-		>"$tmpdir/texit.out" 2>"$tmpdir/texit.err" &
-	tperf=$!
-	wait_attached $tperf || fail "$1 -t: perf fprobe ended before it attached"
-	touch "$tmpdir/stop"
-	wait $tperf || trc=$?
-	if [ "$1" = pmu ]; then
-		[ $trc -eq 0 ] ||
-			fail "$1 -t of a thread that exits: status $trc (124: it did not end)"
-		grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/texit.err" ||
-			fail "$1 -t of a thread that exits: no report: $(cat "$tmpdir/texit.err")"
-	else
-		[ $trc -ne 124 ] || fail "$1 -t of a thread that exits: it did not end with it"
-	fi
-	wait $thread 2>/dev/null || true
-
-	# -p of a task that exits once perf attached: the recording ends with
-	# it, and reports
-	rm -f "$tmpdir/stop"
-	sh -c "while [ ! -e $tmpdir/stop ]; do sleep 1; done" &
-	local short=$! rc=0 perf_pid
-	timeout 60 perf fprobe ${opt:+"$opt"} -p $short -a hrtimer_nanosleep --calls \
-		>"$tmpdir/exit.out" 2>"$tmpdir/exit.err" &
-	perf_pid=$!
-	wait_attached $perf_pid || fail "$1 -p: perf fprobe ended before it attached"
-	touch "$tmpdir/stop"
-	wait $perf_pid || rc=$?
-	# The task may exit while the recording is still being set up: the PMU
-	# path then records and reports without its comm; on the tracefs path,
-	# perf record fails on it, but must not hang either.
-	if [ "$1" = pmu ]; then
-		[ $rc -eq 0 ] ||
-			fail "$1 -p of a task that exits: status $rc (124: it did not end with it)"
-		grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/exit.err" ||
-			fail "$1 -p of a task that exits: no report: $(cat "$tmpdir/exit.err")"
-	else
-		[ $rc -ne 124 ] || fail "$1 -p of a task that exits: it did not end with it"
-	fi
-	wait $short 2>/dev/null
+	# -t or -p of a task that exits once perf attached
+	target_exits "$1" -t
+	target_exits "$1" -p
 
 	# -A --duration: system-wide, ends by itself with status 0
 	perf fprobe ${opt:+"$opt"} -A --duration 4 -a 'vfs_read count' --calls \
