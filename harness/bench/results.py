@@ -62,6 +62,7 @@ REQUIRED = {
     "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
     "report": ("rep", "tool", "ns"),
+    "reportmem": ("rep", "output", "range", "calls", "kib"),
 }
 
 
@@ -538,6 +539,26 @@ def main():
         rt = ratio_reps(times["script"], times["fprobe-report"])
         res["ratios"]["report records/s fprobe-report/script"] = rt
         print(f"   records/s, perf fprobe report / perf script: {fmt_ratio(rt)}")
+
+    # the report's memory: what reading 9 times more calls adds, per call
+    for kind, what in (("tree", "the tree (sums)"), ("calls", "--calls (each call)")):
+        per = {}
+        for r in select(rows, "reportmem", output=kind):
+            per.setdefault(r["rep"], {})[r["range"]] = (int(r["calls"]), int(r["kib"]))
+        vals = [(v["all"][1] - v["tenth"][1]) * 1024 / (v["all"][0] - v["tenth"][0])
+                for v in per.values()
+                if "all" in v and "tenth" in v and v["all"][0] > v["tenth"][0]]
+        if not vals:
+            errors.append(f"no report memory for {kind}")
+            continue
+        one = next(v for v in per.values() if "all" in v and "tenth" in v)
+        s = {"bytes_per_call": spread(vals), "kib_all": one["all"][1],
+             "kib_tenth": one["tenth"][1], "calls_all": one["all"][0],
+             "calls_tenth": one["tenth"][0]}
+        res["report"]["memory-" + kind] = s
+        print(f"   peak memory of perf fprobe report, {what}: {one['all'][1] / 1024:.1f} MiB for "
+              f"{one['all'][0]} calls, {one['tenth'][1] / 1024:.1f} MiB for {one['tenth'][0]} "
+              f"(--time 0%-10%): {fmt(s['bytes_per_call'], ' bytes')} per call more")
 
     res["errors"] = errors
     with open(out, "w") as f:

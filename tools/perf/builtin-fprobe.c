@@ -1604,6 +1604,18 @@ static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
 	return fprobe_report__add(fprobe->rep, call);
 }
 
+/*
+ * Thread @tid is out of every traced call: no call of it to come is around
+ * or inside one already read, the report can nest them and keep only their
+ * sums (it keeps them for --calls and --chrome).
+ */
+static int fprobe__settle(struct perf_fprobe *fprobe, s32 tid)
+{
+	if (fprobe->live || !fprobe->rep)
+		return 0;
+	return fprobe_report__settle(fprobe->rep, tid);
+}
+
 static struct fprobe_task *fprobe__task(struct perf_fprobe *fprobe, s32 tid)
 {
 	struct fprobe_task *task = NULL;
@@ -1806,8 +1818,16 @@ static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct fprobe_evinfo *
 	call.nr_stack = fprobe__resolve_stack(fprobe, sample, machine, call.func);
 	call.stack = fprobe->stack_buf;
 	dwarf = fprobe__func_dwarf(fprobe, call.name);
-	return fprobe__emit(fprobe, &call, fprobe_evinfo__arg_mask(info, dwarf, call.nargs),
-			    dwarf);
+	ret = fprobe__emit(fprobe, &call, fprobe_evinfo__arg_mask(info, dwarf, call.nargs),
+			   dwarf);
+	/*
+	 * A call that returned with no function graph frame below its own
+	 * (the PMU's depth, 0 then) was the outermost traced call of its
+	 * thread: a call around it would have its frame there.
+	 */
+	if (!ret && call.flags & FPROBE_CALL_EXIT && !call.depth)
+		ret = fprobe__settle(fprobe, call.tid);
+	return ret;
 }
 
 static int fprobe__tp_entry(struct perf_fprobe *fprobe, struct evsel *evsel,
@@ -1928,6 +1948,9 @@ static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
 	call.flags |= FPROBE_CALL_EXIT;
 	err = fprobe__emit(fprobe, &call, task->stack[i].arg_mask, task->stack[i].dwarf);
 	free(call.stack);
+	/* no entry of the thread left open: it is out of every traced call */
+	if (!err && !task->nr)
+		err = fprobe__settle(fprobe, call.tid);
 	return err;
 }
 
@@ -2580,6 +2603,8 @@ int cmd_fprobe(int argc, const char **argv)
 	/* the prototypes of traced functions are read only to show them */
 	fprobe.need_protos = fprobe.live || fprobe.errors ||
 			     fprobe.outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
+	/* the other outputs need only the sums of the calls, not each call */
+	fprobe.ropts.keep_calls = fprobe.outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
 
 	if (fprobe.min_latency_str &&
 	    parse_latency(fprobe.min_latency_str, &fprobe.ropts.min_latency) < 0) {

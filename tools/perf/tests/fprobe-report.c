@@ -894,6 +894,170 @@ static int test__fprobe_report_p99(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * test_calls in the order a recording gives them, by the end of each call
+ * (its entry for a call without exit), a call before the calls around it:
+ * their index in test_calls, and whether the thread is out of every call
+ * after it (depth 0, with its exit), where the reader settles the thread.
+ */
+static const struct {
+	int	idx;
+	bool	settle;
+} recorded_order[] = {
+	{ 11, false }, { 6, false }, { 7, true }, { 2, false }, { 0, false },
+	{ 3, false }, { 1, true }, { 8, true }, { 5, false }, { 4, true },
+	{ 9, false }, { 10, false },
+};
+
+/* test_calls as a recording gives them, the threads settled, with @opts */
+static struct fprobe_report *settled_report(const struct fprobe_report_opts *opts)
+{
+	struct fprobe_report *rep = fprobe_report__new(opts);
+	size_t i;
+
+	if (!rep)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(recorded_order); i++) {
+		int idx = recorded_order[i].idx;
+		const struct test_call *t = &test_calls[idx];
+		struct fprobe_call call = {
+			.func		= 0xffffffff81000000ULL + idx,
+			.name		= t->name,
+			.ret_ip		= 0xffffffff81100000ULL + idx,
+			.entry_time	= t->entry,
+			.duration	= t->duration,
+			.retval		= t->duration / 1000,
+			.args		= { idx },
+			.nargs		= 1,
+			.depth		= t->depth,
+			.flags		= t->flags,
+			.pid		= 100,
+			.tid		= t->tid,
+			.nr_stack	= 2,
+			.stack		= (const char *[]){ "entry_SYSCALL_64", "do_syscall_64" },
+			.cookie		= idx + 1,
+		};
+
+		if (fprobe_report__add(rep, &call) ||
+		    (recorded_order[i].settle && fprobe_report__settle(rep, t->tid)))
+			goto out_delete;
+	}
+	fprobe_report__add_lost(rep, 3);
+	if (fprobe_report__finish(rep))
+		goto out_delete;
+	return rep;
+out_delete:
+	fprobe_report__delete(rep);
+	return NULL;
+}
+
+/* Whether @fn writes the same for the report of test_calls and @rep */
+static bool same_output(const struct fprobe_report_opts *opts, struct fprobe_report *rep,
+			report_output_fn fn)
+{
+	struct fprobe_report *all = test_report(opts);
+	char *want = all ? report_output(all, fn) : NULL;
+	char *got = report_output(rep, fn);
+	bool same = want && got && !strcmp(want, got);
+
+	if (!same)
+		pr_debug("expected:\n%s\ngot:\n%s\n", want ?: "(none)", got ?: "(none)");
+	free(want);
+	free(got);
+	fprobe_report__delete(all);
+	return same;
+}
+
+/*
+ * A settled thread's calls are nested and summed when settled, and kept
+ * only with keep_calls: every output is the same as when all are nested at
+ * the end, and a recording of many calls keeps none of them.
+ */
+static int test__fprobe_report_settle(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct fprobe_report_opts opts = { .max_depth = 0, };
+	static const report_output_fn outputs[] = {
+		fprobe_report__print_tree, fprobe_report__print_hist,
+		fprobe_report__write_folded, write_svg,
+	};
+	struct fprobe_report *rep;
+	char *out = NULL;
+	size_t i;
+	int n;
+
+	rep = settled_report(&opts);
+	TEST_ASSERT_VAL("settled", rep);
+	for (i = 0; i < ARRAY_SIZE(outputs); i++) {
+		if (!same_output(&opts, rep, outputs[i])) {
+			fprobe_report__delete(rep);
+			return TEST_FAIL;
+		}
+	}
+	/* the calls of the threads settled are gone, not walked */
+	TEST_ASSERT_VAL("kept", fprobe_report__nr_kept_calls(rep) == 0);
+	TEST_ASSERT_VAL("walk", fprobe_report__walk_calls(rep, NULL, NULL) == -EINVAL);
+	TEST_ASSERT_VAL("chrome", !report_output(rep, fprobe_report__write_chrome));
+	TEST_ASSERT_VAL("settle after finish", fprobe_report__settle(rep, 100) == -EINVAL);
+	fprobe_report__delete(rep);
+
+	/* kept, they are walked as when nested at the end; filters apply */
+	opts.keep_calls = true;
+	opts.max_depth = 2;
+	opts.min_latency = 1000;
+	rep = settled_report(&opts);
+	TEST_ASSERT_VAL("settled, kept", rep);
+	TEST_ASSERT_VAL("all kept", fprobe_report__nr_kept_calls(rep) == 8);
+	n = same_output(&opts, rep, fprobe_report__write_chrome) &&
+	    same_output(&opts, rep, write_cookies) &&
+	    same_output(&opts, rep, fprobe_report__print_tree);
+	fprobe_report__delete(rep);
+	TEST_ASSERT_VAL("kept calls", n);
+
+	/*
+	 * 30000 ksys_reads around two vfs_reads each: settled after each, no
+	 * call is kept, and the sums are those of every call
+	 */
+	opts.keep_calls = false;
+	opts.max_depth = 0;
+	opts.min_latency = 0;
+	rep = fprobe_report__new(&opts);
+	TEST_ASSERT_VAL("many", rep);
+	for (n = 0; n < 30000; n++) {
+		struct fprobe_call call = {
+			.name = "vfs_read", .entry_time = 10000ULL * n + 100, .duration = 1000,
+			.flags = FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT, .pid = 7, .tid = 7,
+			.depth = 2,
+		};
+
+		if (fprobe_report__add(rep, &call))
+			break;
+		call.entry_time += 2000;
+		if (fprobe_report__add(rep, &call))
+			break;
+		call.name = "ksys_read";
+		call.entry_time = 10000ULL * n;
+		call.duration = 5000;
+		call.depth = 1;
+		if (fprobe_report__add(rep, &call) ||
+		    fprobe_report__nr_kept_calls(rep) != 3 * (size_t)(n % 2 + 1) ||
+		    (n % 2 && fprobe_report__settle(rep, 7)) ||
+		    fprobe_report__nr_kept_calls(rep) != (n % 2 ? 0 : 3))
+			break;
+	}
+	if (n == 30000 && !fprobe_report__finish(rep))
+		out = report_output(rep, fprobe_report__print_tree);
+	fprobe_report__delete(rep);
+	TEST_ASSERT_VAL("many calls", out);
+	n = strstr(out, "# fprobe call graph: 90000 calls of 2 functions in 1 threads, total 150.000 ms\n") &&
+	    strstr(out, "\n     30000  150.000 ms   90.000 ms    5.000 us    5.000 us    5.000 us  ksys_read\n") &&
+	    strstr(out, "\n     60000   60.000 ms   60.000 ms    1.000 us    1.000 us    1.000 us    vfs_read\n");
+	if (!n)
+		pr_debug("tree of 90000 calls:\n%s\n", out);
+	free(out);
+	return n ? TEST_OK : TEST_FAIL;
+}
+
 static struct test_case tests__fprobe_report[] = {
 	/* "fprobe report" in each, so that perf test 'fprobe report' runs them all */
 	TEST_CASE("fprobe report: PMU record decoding", fprobe_report_decode),
@@ -905,6 +1069,7 @@ static struct test_case tests__fprobe_report[] = {
 	TEST_CASE("fprobe report: calls without entry or exit", fprobe_report_partial),
 	TEST_CASE("fprobe report: latency, depth, thread and time filters", fprobe_report_filters),
 	TEST_CASE("fprobe report: p99 exact, then from log-linear buckets", fprobe_report_p99),
+	TEST_CASE("fprobe report: threads settled as the recording is read", fprobe_report_settle),
 	{	.name = NULL, }
 };
 

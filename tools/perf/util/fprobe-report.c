@@ -11,7 +11,8 @@
  * latency.
  *
  * fprobe_report__finish() nests the calls of each thread by their time
- * intervals: B is inside A when both ran on the same thread and
+ * intervals (fprobe_report__settle() does it earlier, see below): B is
+ * inside A when both ran on the same thread and
  *
  *	A.entry <= B.entry  and  B.entry + B.duration <= A.entry + A.duration
  *
@@ -38,6 +39,16 @@
  * opts->max_depth keeps that many levels of traced calls in the tree, the
  * calls nested deeper being counted in the flame graph width of their
  * ancestor at that level.
+ *
+ * A report keeps every complete call until it nests it: a recording of
+ * millions of calls would take as many fr_calls. The reader of a recording
+ * knows when a thread is out of every traced call (on tracefs, no entry is
+ * open; through the PMU, the call that returned had no function graph frame
+ * below it), and calls fprobe_report__settle() then: the calls of that
+ * thread are nested and summed into the tree and the function statistics,
+ * and dropped, unless opts->keep_calls (fprobe_report__walk_calls() and the
+ * Chrome trace need them). The memory then grows with the distinct call
+ * paths and the calls of one outermost call, not with the recording.
  *
  * This file depends on libc and the tools/include headers only, so that the
  * perf tests and the fuzz target can link it alone.
@@ -158,7 +169,7 @@ struct fr_node {
 	u64			flame_self;	/* flame_total less the children's */
 };
 
-/* A call with both entry and exit, kept by the filters */
+/* A call with both entry and exit, kept by the filters, until settled */
 struct fr_call {
 	u64			entry;
 	u64			duration;
@@ -178,15 +189,30 @@ struct fr_call {
 	u64			cookie;		/* fprobe_call's */
 };
 
+/* The complete calls of a thread which the report keeps */
+struct fr_thread {
+	s32			tid;
+	bool			counted;	/* in nr_threads */
+	struct fr_call		*calls;		/* by time, nested up to nr_settled */
+	size_t			nr_calls;
+	size_t			alloc_calls;
+	size_t			nr_settled;	/* nested and summed already */
+};
+
 struct fprobe_report {
 	struct fprobe_report_opts	opts;
 	enum fr_sort_key		sort;
 	struct fr_map			strings;	/* names, stacks */
 	struct fr_map			funcs;		/* name -> fr_func */
 	struct fr_map			nodes;		/* fr_node_key -> fr_node */
-	struct fr_call			*calls;
-	size_t				nr_calls;
-	size_t				alloc_calls;
+	struct fr_map			threads;	/* tid -> fr_thread */
+	struct fr_thread		*last_thread;	/* the last call's */
+	struct fr_thread		**thread_list;	/* by tid, after finish */
+	size_t				nr_thread_list;
+	struct fr_call			**open;		/* fr_nest_calls()' stack */
+	size_t				alloc_open;
+	size_t				nr_calls;	/* complete calls kept by the filters */
+	bool				dropped;	/* settled calls were dropped */
 	struct fr_func			**func_list;	/* sorted, after finish */
 	size_t				nr_funcs;
 	struct fr_node			root;
@@ -393,6 +419,35 @@ static struct fr_func *fr_func__findnew(struct fprobe_report *rep, const char *n
 	return fn;
 }
 
+static struct fr_thread *fr_thread__findnew(struct fprobe_report *rep, s32 tid)
+{
+	struct fr_thread *thr = rep->last_thread;
+
+	if (thr && thr->tid == tid)
+		return thr;
+	thr = fr_map__find(&rep->threads, &tid, sizeof(tid));
+	if (!thr) {
+		thr = calloc(1, sizeof(*thr));
+		if (!thr)
+			return NULL;
+		thr->tid = tid;
+		if (fr_map__add(&rep->threads, &thr->tid, sizeof(thr->tid), thr)) {
+			free(thr);
+			return NULL;
+		}
+	}
+	rep->last_thread = thr;
+	return thr;
+}
+
+static void fr_thread__free(void *val)
+{
+	struct fr_thread *thr = val;
+
+	free(thr->calls);
+	free(thr);
+}
+
 static void fr_stats__exit(struct fr_stats *st)
 {
 	int c;
@@ -485,10 +540,12 @@ void fprobe_report__delete(struct fprobe_report *rep)
 		return;
 	fr_map__exit(&rep->nodes, fr_node__free);
 	fr_map__exit(&rep->funcs, fr_func__free);
+	fr_map__exit(&rep->threads, fr_thread__free);
 	fr_map__exit(&rep->strings, free);
 	fr_stats__exit(&rep->root.stats);
 	free(rep->root.children);
-	free(rep->calls);
+	free(rep->thread_list);
+	free(rep->open);
 	free(rep->func_list);
 	free(rep);
 }
@@ -549,6 +606,7 @@ int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call
 {
 	const u32 both = FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT;
 	const struct fr_stack *stack;
+	struct fr_thread *thr;
 	struct fr_call *c;
 	struct fr_func *fn;
 	const char *name;
@@ -587,10 +645,12 @@ int fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call
 	stack = fr_intern_stack(rep, call);
 	if (!stack)
 		return -ENOMEM;
-	if (fr_grow(&rep->calls, &rep->alloc_calls, rep->nr_calls, sizeof(*rep->calls)))
+	thr = fr_thread__findnew(rep, call->tid);
+	if (!thr || fr_grow(&thr->calls, &thr->alloc_calls, thr->nr_calls, sizeof(*thr->calls)))
 		return -ENOMEM;
 
-	c = &rep->calls[rep->nr_calls++];
+	rep->nr_calls++;
+	c = &thr->calls[thr->nr_calls++];
 	memset(c, 0, sizeof(*c));
 	c->entry = call->entry_time;
 	c->duration = call->duration;
@@ -772,31 +832,39 @@ static struct fr_node *fr_node__child(struct fprobe_report *rep, struct fr_node 
 	return node;
 }
 
-/* Finds each call's parent call: the innermost call of its thread around it */
-static int fr_nest_calls(struct fprobe_report *rep)
+/*
+ * Nests the calls of @thr not nested yet (they come after those nested
+ * before, which none of them is inside): each one's parent call is the
+ * innermost call of the thread around it. Then sums them into their
+ * functions and tree nodes.
+ */
+static int fr_nest_calls(struct fprobe_report *rep, struct fr_thread *thr)
 {
+	struct fr_call *calls = thr->calls + thr->nr_settled;
+	size_t nr = thr->nr_calls - thr->nr_settled, nr_open = 0, i;
 	const struct fr_stack *last_stack = NULL;
 	struct fr_node *last_frame = NULL;
-	struct fr_call **open = NULL;
-	size_t nr_open = 0, alloc_open = 0, i;
+
+	if (!nr)
+		return 0;
+	if (!thr->counted) {
+		thr->counted = true;
+		rep->nr_threads++;
+	}
 
 	/* a recording of calls that do not nest comes in order already */
-	for (i = 1; i < rep->nr_calls; i++) {
-		if (fr_call_cmp(&rep->calls[i - 1], &rep->calls[i]) > 0) {
-			qsort(rep->calls, rep->nr_calls, sizeof(*rep->calls), fr_call_cmp);
+	for (i = 1; i < nr; i++) {
+		if (fr_call_cmp(&calls[i - 1], &calls[i]) > 0) {
+			qsort(calls, nr, sizeof(*calls), fr_call_cmp);
 			break;
 		}
 	}
 
-	for (i = 0; i < rep->nr_calls; i++) {
-		struct fr_call *c = &rep->calls[i], *parent = NULL;
+	for (i = 0; i < nr; i++) {
+		struct fr_call *c = &calls[i], *parent = NULL;
 
-		if (!i || c->tid != rep->calls[i - 1].tid) {
-			nr_open = 0;
-			rep->nr_threads++;
-		}
 		while (nr_open) {
-			struct fr_call *top = open[nr_open - 1];
+			struct fr_call *top = rep->open[nr_open - 1];
 
 			if (c->entry + c->duration <= top->entry + top->duration) {
 				parent = top;
@@ -804,11 +872,9 @@ static int fr_nest_calls(struct fprobe_report *rep)
 			}
 			nr_open--;
 		}
-		if (fr_grow(&open, &alloc_open, nr_open, sizeof(*open))) {
-			free(open);
+		if (fr_grow(&rep->open, &rep->alloc_open, nr_open, sizeof(*rep->open)))
 			return -ENOMEM;
-		}
-		open[nr_open++] = c;
+		rep->open[nr_open++] = c;
 
 		c->level = parent ? parent->level + 1 : 1;
 		if (parent) {
@@ -836,13 +902,75 @@ static int fr_nest_calls(struct fprobe_report *rep)
 				node = fr_node__child(rep, node, c->fn->name, FR_NODE_CALL);
 			c->node = node;
 		}
-		if (!c->node) {
-			free(open);
+		if (!c->node)
 			return -ENOMEM;
-		}
 	}
-	free(open);
+
+	/* all nested: the time of the calls in each call is known */
+	for (i = 0; i < nr; i++) {
+		struct fr_call *c = &calls[i];
+		u64 self = c->duration > c->child_time ? c->duration - c->child_time : 0;
+		int bucket = c->duration ? 64 - __builtin_clzll(c->duration) : 0;
+
+		if (fr_stats__add(&c->fn->stats, c->duration, self))
+			return -ENOMEM;
+		c->fn->buckets[bucket]++;
+		if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+			continue;
+		if (fr_stats__add(&c->node->stats, c->duration, self))
+			return -ENOMEM;
+	}
+	thr->nr_settled = thr->nr_calls;
 	return 0;
+}
+
+/**
+ * fprobe_report__settle - nest and sum the calls of a thread now
+ * @rep: the report, not finished yet
+ * @tid: the thread
+ *
+ * The caller knows that no call of @tid to come is around or inside one
+ * added so far: the thread was out of every traced call when the last one
+ * added returned. The report nests the calls of @tid added so far and sums
+ * them into the tree and the function statistics, as fprobe_report__finish()
+ * would, and keeps no more of them than those sums, unless opts->keep_calls.
+ * A call to come that is around some of them all the same is made a sibling
+ * of theirs.
+ *
+ * Return: 0, -EINVAL after fprobe_report__finish(), -ENOMEM.
+ */
+int fprobe_report__settle(struct fprobe_report *rep, s32 tid)
+{
+	struct fr_thread *thr;
+	int err;
+
+	if (!rep || rep->finished)
+		return -EINVAL;
+	thr = fr_map__find(&rep->threads, &tid, sizeof(tid));
+	if (!thr)
+		return 0;
+	err = fr_nest_calls(rep, thr);
+	if (err || rep->opts.keep_calls)
+		return err;
+	if (thr->nr_calls)
+		rep->dropped = true;
+	thr->nr_calls = 0;
+	thr->nr_settled = 0;
+	return 0;
+}
+
+/* The number of calls the report keeps one by one now */
+size_t fprobe_report__nr_kept_calls(const struct fprobe_report *rep)
+{
+	size_t i, n = 0;
+
+	for (i = 0; rep && i < rep->threads.size; i++) {
+		const struct fr_thread *thr = rep->threads.entries[i].val;
+
+		if (rep->threads.entries[i].key)
+			n += thr->nr_calls;
+	}
+	return n;
 }
 
 static int fr_sort_cmp(enum fr_sort_key sort, const struct fr_stats *x, const char *xname,
@@ -934,6 +1062,14 @@ static void fr_node__finish(struct fr_node *node)
 		qsort(node->children, node->nr_children, sizeof(*node->children), fr_node_cmp);
 }
 
+static int fr_thread_cmp(const void *a, const void *b)
+{
+	const struct fr_thread *x = *(struct fr_thread * const *)a;
+	const struct fr_thread *y = *(struct fr_thread * const *)b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
 /**
  * fprobe_report__finish - nest the calls and build the tree and histograms
  * @rep: the report
@@ -949,23 +1085,21 @@ int fprobe_report__finish(struct fprobe_report *rep)
 		return -EINVAL;
 	rep->finished = true;
 
-	err = fr_nest_calls(rep);
-	if (err)
-		return err;
+	rep->thread_list = calloc(rep->threads.nr ? rep->threads.nr : 1,
+				  sizeof(*rep->thread_list));
+	if (!rep->thread_list)
+		return -ENOMEM;
+	for (i = 0; i < rep->threads.size; i++) {
+		struct fr_thread *thr = rep->threads.entries[i].val;
 
-	for (i = 0; i < rep->nr_calls; i++) {
-		struct fr_call *c = &rep->calls[i];
-		u64 self = c->duration > c->child_time ? c->duration - c->child_time : 0;
-		int bucket = c->duration ? 64 - __builtin_clzll(c->duration) : 0;
-
-		if (fr_stats__add(&c->fn->stats, c->duration, self))
-			return -ENOMEM;
-		c->fn->buckets[bucket]++;
-		if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+		if (!rep->threads.entries[i].key)
 			continue;
-		if (fr_stats__add(&c->node->stats, c->duration, self))
-			return -ENOMEM;
+		rep->thread_list[rep->nr_thread_list++] = thr;
+		err = fr_nest_calls(rep, thr);
+		if (err)
+			return err;
 	}
+	qsort(rep->thread_list, rep->nr_thread_list, sizeof(*rep->thread_list), fr_thread_cmp);
 
 	rep->func_list = calloc(rep->funcs.nr ? rep->funcs.nr : 1, sizeof(*rep->func_list));
 	if (!rep->func_list)
@@ -1695,21 +1829,44 @@ static void fr_json_us(FILE *fp, u64 ns)
 int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn fn,
 			      void *arg)
 {
-	size_t i;
+	size_t t, i;
 	int err;
 
-	if (!rep || !rep->ready || !fn)
+	if (!rep || !rep->ready || rep->dropped || !fn)
 		return -EINVAL;
-	for (i = 0; i < rep->nr_calls; i++) {
-		const struct fr_call *c = &rep->calls[i];
+	for (t = 0; t < rep->nr_thread_list; t++) {
+		const struct fr_thread *thr = rep->thread_list[t];
 
-		if (rep->opts.max_depth && c->level > rep->opts.max_depth)
-			continue;
-		err = fn(c->cookie, c->level, arg);
-		if (err)
-			return err;
+		for (i = 0; i < thr->nr_calls; i++) {
+			const struct fr_call *c = &thr->calls[i];
+
+			if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+				continue;
+			err = fn(c->cookie, c->level, arg);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
+}
+
+/* One Chrome trace event, after @sep */
+static void fr_chrome_call(const struct fr_call *c, const char *sep, FILE *fp)
+{
+	u32 a;
+
+	fprintf(fp, "%s\n{\"name\":\"", sep);
+	fr_json_escape(c->fn->name, fp);
+	fprintf(fp, "\",\"cat\":\"fprobe\",\"ph\":\"X\",\"ts\":");
+	fr_json_us(fp, c->entry);
+	fprintf(fp, ",\"dur\":");
+	fr_json_us(fp, c->duration);
+	fprintf(fp, ",\"pid\":%d,\"tid\":%d,\"args\":{", c->pid, c->tid);
+	fprintf(fp, "\"level\":%d,\"ret_ip\":\"0x%llx\",\"retval\":\"0x%llx\"",
+		c->level, (unsigned long long)c->ret_ip, (unsigned long long)c->retval);
+	for (a = 0; a < c->nargs; a++)
+		fprintf(fp, ",\"arg%u\":\"0x%llx\"", a + 1, (unsigned long long)c->args[a]);
+	fprintf(fp, "}}");
 }
 
 /**
@@ -1724,37 +1881,31 @@ int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn f
  * JSON numbers lose 64-bit precision. Opens in Perfetto and
  * chrome://tracing.
  *
- * Return: 0, -EINVAL unless @rep was finished, -EIO on a write error.
+ * Return: 0, -EINVAL unless @rep was finished, or if it dropped settled
+ * calls (see fprobe_report__settle()), -EIO on a write error.
  */
 int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 {
 	const char *sep = "";
-	size_t i;
-	u32 a;
+	size_t t, i;
 	int err = fr_check_output(rep, fp);
 
 	if (err)
 		return err;
+	if (rep->dropped)
+		return -EINVAL;
 	fprintf(fp, "{\"traceEvents\":[");
-	for (i = 0; i < rep->nr_calls; i++) {
-		const struct fr_call *c = &rep->calls[i];
+	for (t = 0; t < rep->nr_thread_list; t++) {
+		const struct fr_thread *thr = rep->thread_list[t];
 
-		if (rep->opts.max_depth && c->level > rep->opts.max_depth)
-			continue;
-		fprintf(fp, "%s\n{\"name\":\"", sep);
-		fr_json_escape(c->fn->name, fp);
-		fprintf(fp, "\",\"cat\":\"fprobe\",\"ph\":\"X\",\"ts\":");
-		fr_json_us(fp, c->entry);
-		fprintf(fp, ",\"dur\":");
-		fr_json_us(fp, c->duration);
-		fprintf(fp, ",\"pid\":%d,\"tid\":%d,\"args\":{", c->pid, c->tid);
-		fprintf(fp, "\"level\":%d,\"ret_ip\":\"0x%llx\",\"retval\":\"0x%llx\"",
-			c->level, (unsigned long long)c->ret_ip, (unsigned long long)c->retval);
-		for (a = 0; a < c->nargs; a++)
-			fprintf(fp, ",\"arg%u\":\"0x%llx\"", a + 1,
-				(unsigned long long)c->args[a]);
-		fprintf(fp, "}}");
-		sep = ",";
+		for (i = 0; i < thr->nr_calls; i++) {
+			const struct fr_call *c = &thr->calls[i];
+
+			if (rep->opts.max_depth && c->level > rep->opts.max_depth)
+				continue;
+			fr_chrome_call(c, sep, fp);
+			sep = ",";
+		}
 	}
 	fprintf(fp, "\n],\"displayTimeUnit\":\"ns\"}\n");
 	return fr_output_status(fp);

@@ -20,6 +20,8 @@ struct fprobe_report_opts {
 	const struct perf_time_interval *times;
 	int		nr_times;
 	const char	*sort;		/* FPROBE_REPORT_SORT_KEYS, NULL: "total" */
+	/* fprobe_report__settle() keeps the calls, for walk_calls and Chrome */
+	bool		keep_calls;
 };
 
 /* The keys opts->sort takes, for an error message */
@@ -35,6 +37,9 @@ struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts);
 /* Copies what it keeps (name, stack strings too); calls may arrive in any order */
 int  fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call);
 void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records);
+/* No call of @tid to come is around or in one added: nest and sum them now */
+int  fprobe_report__settle(struct fprobe_report *rep, s32 tid);
+size_t fprobe_report__nr_kept_calls(const struct fprobe_report *rep);
 /* Nests calls per tid by time intervals, builds the tree */
 int  fprobe_report__finish(struct fprobe_report *rep);
 int  fprobe_report__print_tree(struct fprobe_report *rep, FILE *fp);
@@ -46,7 +51,8 @@ int  fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp);
  * After fprobe_report__finish() succeeded: @fn on each call the report keeps (its
  * filters passed, at most max_depth levels deep), with the cookie it was
  * added with and its nesting level (1 for the outermost), by thread and
- * time; a non-zero return of @fn stops the walk and is returned.
+ * time; a non-zero return of @fn stops the walk and is returned. -EINVAL
+ * if fprobe_report__settle() dropped calls (opts.keep_calls unset).
  */
 typedef int (*fprobe_report_call_fn)(u64 cookie, int level, void *arg);
 int  fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn fn,

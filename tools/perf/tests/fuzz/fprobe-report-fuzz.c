@@ -10,14 +10,15 @@
  *		perf/tests/fuzz/fprobe-report-fuzz.c perf/util/fprobe-decode.c \
  *		perf/util/fprobe-report.c
  *
- * Input: 4 bytes of report options, then entries of a 4-byte header
+ * Input: 4 bytes of report options (keep_calls: bit 5 of the first), then
+ * entries of a 4-byte header
  *
  *	u8 op, u8 tid, u8 stack, u8 len
  *
  * followed by len bytes. op & 3 says what the bytes are:
  *	0: a raw PMU record, decoded and added
  *	1: the same, added as an exit without its entry (as after lost records)
- *	2: len lost records
+ *	2: len lost records; with op & 4, the thread tid & 7 settled instead
  *	3: a struct fprobe_call's numbers, added as they are
  * With op & 4, the last byte of the bytes is the length of a function name
  * (any bytes) just before it, else the name comes from a table (op >> 3);
@@ -113,6 +114,7 @@ int fprobe_report_fuzz_one(const uint8_t *data, size_t size)
 		return 0;
 	opts.sort = fuzz_sorts[data[0] & 7];
 	opts.max_depth = (data[0] >> 3) & 3;
+	opts.keep_calls = (data[0] >> 5) & 1;
 	/* data[1] < 8: the calls of that thread only, and of some time */
 	if (data[1] < 8) {
 		tid = data[1];
@@ -141,7 +143,9 @@ int fprobe_report_fuzz_one(const uint8_t *data, size_t size)
 			break;
 		memcpy(bytes, data + pos, h[3]);
 		pos += h[3];
-		if ((h[0] & 3) == 2)
+		if ((h[0] & 7) == 6)
+			fprobe_report__settle(rep, h[1] & 7);
+		else if ((h[0] & 3) == 2)
 			fprobe_report__add_lost(rep, h[3]);
 		else
 			fuzz_call(rep, h, bytes);

@@ -313,6 +313,14 @@ record_calls() {
 		>"$tmpdir/$2.calls"
 	perf fprobe report -i "$data" --tree -s name 2>/dev/null | grep -v '^#' |
 		sed -E 's/^( *[0-9]+)( +([0-9.]+ [a-z]+|-)){5}  /\1 /' >"$tmpdir/$2.tree"
+	# the report keeps each call for --chrome, and only the sums of the
+	# threads out of every traced call otherwise: the same tree
+	perf fprobe report -i "$data" --tree >"$tmpdir/sums" 2>/dev/null
+	perf fprobe report -i "$data" --tree --chrome "$tmpdir/calls.json" >"$tmpdir/kept" \
+		2>/dev/null
+	[ -s "$tmpdir/sums" ] && cmp -s "$tmpdir/sums" "$tmpdir/kept" ||
+		fail "$2: the tree of the sums is not that of the calls kept:" \
+			"$(diff "$tmpdir/sums" "$tmpdir/kept" | head -6)"
 }
 
 # check_agree: the same workload recorded through the PMU and through
