@@ -179,6 +179,11 @@ for r in $(seq "$reps"); do
 			$dd count=$count
 		echo "BENCH records kernel=$kernel rep=$r tool=perf-fprobe calls=$count" \
 			"samples=$(stats /tmp/fprobe.data SAMPLE) lost=$(fprobe_lost /tmp/fprobe.data)"
+		# a smaller recording, for the report's memory against the large one
+		if [ "$r" = 1 ] && [ "$count" = 20000 ]; then
+			mkdir -p "$bench/tool"
+			cp /tmp/fprobe.data "$bench/tool/fprobe-$count.data"
+		fi
 		tool_run perf-record $count perf record -e fpbench:vfs_read -e fpbench:vfs_read_ret \
 			-o /tmp/record.data -- $dd count=$count
 		echo "BENCH records kernel=$kernel rep=$r tool=perf-record calls=$count" \

@@ -62,7 +62,7 @@ REQUIRED = {
     "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
     "report": ("rep", "tool", "ns"),
-    "reportmem": ("rep", "output", "range", "calls", "kib"),
+    "reportmem": ("rep", "output", "calls", "kib"),
 }
 
 
@@ -540,25 +540,27 @@ def main():
         res["ratios"]["report records/s fprobe-report/script"] = rt
         print(f"   records/s, perf fprobe report / perf script: {fmt_ratio(rt)}")
 
-    # the report's memory: what reading 9 times more calls adds, per call
+    # the report's memory: what a recording of more calls adds, per call
     for kind, what in (("tree", "the tree (sums)"), ("calls", "--calls (each call)")):
         per = {}
         for r in select(rows, "reportmem", output=kind):
-            per.setdefault(r["rep"], {})[r["range"]] = (int(r["calls"]), int(r["kib"]))
-        vals = [(v["all"][1] - v["tenth"][1]) * 1024 / (v["all"][0] - v["tenth"][0])
-                for v in per.values()
-                if "all" in v and "tenth" in v and v["all"][0] > v["tenth"][0]]
+            per.setdefault(r["rep"], []).append((int(r["calls"]), int(r["kib"])))
+        vals, one = [], None
+        for runs in per.values():
+            if len(runs) != 2 or runs[0][0] == runs[1][0]:
+                continue
+            (c0, k0), (c1, k1) = sorted(runs)
+            vals.append((k1 - k0) * 1024 / (c1 - c0))
+            one = one or ((c0, k0), (c1, k1))
         if not vals:
             errors.append(f"no report memory for {kind}")
             continue
-        one = next(v for v in per.values() if "all" in v and "tenth" in v)
-        s = {"bytes_per_call": spread(vals), "kib_all": one["all"][1],
-             "kib_tenth": one["tenth"][1], "calls_all": one["all"][0],
-             "calls_tenth": one["tenth"][0]}
+        s = {"bytes_per_call": spread(vals), "small": one[0], "large": one[1]}
         res["report"]["memory-" + kind] = s
-        print(f"   peak memory of perf fprobe report, {what}: {one['all'][1] / 1024:.1f} MiB for "
-              f"{one['all'][0]} calls, {one['tenth'][1] / 1024:.1f} MiB for {one['tenth'][0]} "
-              f"(--time 0%-10%): {fmt(s['bytes_per_call'], ' bytes')} per call more")
+        print(f"   peak anonymous memory of perf fprobe report, {what}: "
+              f"{one[0][1] / 1024:.1f} MiB for {one[0][0]} calls, "
+              f"{one[1][1] / 1024:.1f} MiB for {one[1][0]}: "
+              f"{fmt(s['bytes_per_call'], ' bytes')} per call more")
 
     res["errors"] = errors
     with open(out, "w") as f:

@@ -6,28 +6,19 @@
  * perf fprobe builds one probe per -a 'FUNC|GLOB [PARAM...]', checks the
  * functions against available_filter_functions and their parameters
  * against the DWARF of vmlinux or its BTF (util/fprobe-probe.c), then
- * records into a perf.data file:
- *
- *  - with the fprobe PMU (/sys/bus/event_source/devices/fprobe), one event
- *    per probe; each completed call is one sample whose raw data is a
- *    struct fprobe_pmu_record and whose period is the call's duration;
- *
- *  - without it, through fprobe events in tracefs: an entry and an exit
- *    event per function in the perf_fprobe group, recorded as tracepoints
- *    and removed afterwards. The exit samples are then given the call's
- *    duration as period and the function as ip, so perf report ranks
- *    functions by time on this path too.
+ * records into a perf.data file (util/fprobe-record.c), with the fprobe PMU
+ * or, without it, through fprobe events in tracefs that perf record
+ * records; perf fprobe trace prints the calls of the PMU's events as they
+ * come instead.
  *
  * perf fprobe report reads such a file back, pairs entry and exit samples
- * per thread (fallback path), turns each call into a struct fprobe_call
+ * per thread (tracefs path), turns each call into a struct fprobe_call
  * and hands it to util/fprobe-report.c for the tree, histograms and flame
  * graphs; --calls lists every call with its arguments by type.
  */
 #include "builtin.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -35,51 +26,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <linux/build_bug.h>
 #include <linux/err.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
-#include <poll.h>
 
-#include <internal/xyarray.h>
-#include <perf/evsel.h>
-#include <perf/mmap.h>
 #include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
 #include <api/fs/fs.h>
-#include <api/fs/tracing_path.h>
 #include <traceevent/event-parse.h>
 
-#include "util/callchain.h"
-#include "util/color.h"
 #include "util/debug.h"
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/hashmap.h"
-#include "util/header.h"
 #include "util/intlist.h"
 #include "util/machine.h"
 #include "util/map.h"
-#include "util/mmap.h"
 #include "util/pmu.h"
 #include "util/pmus.h"
-#include "util/record.h"
 #include "util/sample.h"
 #include "util/session.h"
-#include "util/strbuf.h"
 #include "util/string2.h"
 #include "util/strlist.h"
 #include "util/symbol.h"
-#include "util/synthetic-events.h"
 #include "util/target.h"
 #include "util/thread.h"
 #include "util/time-utils.h"
@@ -89,15 +64,9 @@
 #include "util/fprobe-btf.h"
 #include "util/fprobe-dwarf.h"
 #include "util/fprobe-probe.h"
+#include "util/fprobe-record.h"
 #include "util/fprobe-report.h"
 
-#define FPROBE_GROUP		"perf_fprobe"
-#define FPROBE_RETVAL		"retval"
-/*
- * The events of the fprobe PMU are named FPROBE_PMU_EVSEL:GLOB, or with
- * parameters FPROBE_PMU_EVSEL:GLOB(NAME,...): the report shows those only
- */
-#define FPROBE_PMU_EVSEL	"fprobe"
 /* The tracefs path makes two events per function: keep it sane */
 #define FPROBE_MAX_TRACEFS_FUNCS	128
 #define FPROBE_MAX_STACK	128
@@ -122,6 +91,8 @@ struct fprobe_task {
 	int			nr;
 	int			alloc;
 	struct fprobe_pending	*stack;
+	/* out of every traced call when one that ended then returned */
+	u64			settle_after;
 };
 
 /* A finished call kept for --calls */
@@ -165,9 +136,7 @@ struct perf_fprobe {
 	bool			report_only;
 	bool			live;		/* perf fprobe trace */
 	struct machine		*machine;	/* live: symbols and comms */
-	int			pmu_type;	/* -1: tracefs fallback */
-	bool			pmu_filters;	/* the PMU has errors, min_duration */
-	bool			pmu_exclude_opener; /* the PMU has exclude_opener */
+	struct fprobe_live	live_ops;	/* live: the recording's reader */
 	/* report */
 	struct fprobe_report_opts ropts;
 	int			outputs;
@@ -205,13 +174,6 @@ struct perf_fprobe {
 	u64			nr_bad;
 };
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /*
  * --duration: perf record stops on SIGINT as on Ctrl-C, so the timer turns
  * into one, delivered to the thread polling the ring buffers.
@@ -243,1147 +205,6 @@ static void fprobe__report_sigint(int sig __maybe_unused)
 	session_done = 1;
 }
 
-/* ---- tracefs fallback: fprobe events in dynamic_events ------------------- */
-
-static int fprobe__write_dynevent(const char *cmd, bool silent)
-{
-	char *path = get_tracing_file("dynamic_events");
-	int fd, err = 0;
-
-	if (!path)
-		return -ENOENT;
-	fd = open(path, O_WRONLY | O_APPEND);
-	put_tracing_file(path);
-	if (fd < 0)
-		return -errno;
-	pr_debug("dynamic_events: %s\n", cmd);
-	if (write(fd, cmd, strlen(cmd)) < 0) {
-		err = -errno;
-		if (!silent)
-			pr_debug("writing '%s' to dynamic_events: %s\n", cmd,
-				 strerror(errno));
-	}
-	close(fd);
-	return err;
-}
-
-static void print_tracefs_error_log(void)
-{
-	char *path = get_tracing_file("error_log");
-	char line[512];
-	FILE *fp;
-
-	if (!path)
-		return;
-	fp = fopen(path, "r");
-	put_tracing_file(path);
-	if (!fp)
-		return;
-	while (fgets(line, sizeof(line), fp))
-		pr_err("  %s", line);
-	fclose(fp);
-}
-
-/* An event name for @func: tracefs takes [A-Za-z0-9_] */
-static char *fprobe__event_name(struct perf_fprobe *fprobe, const char *func)
-{
-	char base[40], name[56], *p;
-	int i, n = 0;
-
-	snprintf(base, sizeof(base), "%s", func);
-	for (p = base; *p; p++) {
-		if (!isalnum(*p) && *p != '_')
-			*p = '_';
-	}
-	snprintf(name, sizeof(name), "%s", base);
-again:
-	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
-		if (fprobe->probes.funcs[i].event && !strcmp(fprobe->probes.funcs[i].event, name)) {
-			snprintf(name, sizeof(name), "%s_%d", base, ++n);
-			goto again;
-		}
-	}
-	return strdup(name);
-}
-
-static int fprobe__add_events(struct perf_fprobe *fprobe)
-{
-	char cmd[1024];
-	int i, j;
-
-	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
-		struct fprobe_target_func *f = &fprobe->probes.funcs[i];
-		struct fprobe_probe *probe = f->probe;
-		int len, err;
-
-		if (fprobe_interrupted) {
-			pr_err("interrupted while adding the fprobe events\n");
-			return -1;
-		}
-
-		f->event = fprobe__event_name(fprobe, f->name);
-		if (!f->event)
-			return -1;
-
-		len = scnprintf(cmd, sizeof(cmd), "f:%s/%s %s", FPROBE_GROUP,
-				f->event, f->name);
-		for (j = 0; j < probe->nr_params; j++) {
-			const struct fprobe_param *p;
-
-			if (f->param_idx[j] < 0)
-				continue;
-			p = &f->dwarf->params[f->param_idx[j]];
-			len += scnprintf(cmd + len, sizeof(cmd) - len, " %s=$arg%d:%s",
-					 p->name, p->arg + 1,
-					 fprobe_type__fetch_type(&p->type));
-		}
-		err = fprobe__write_dynevent(cmd, false);
-		/* a stale event of an earlier run that died: replace it */
-		if (err == -EEXIST || err == -EBUSY) {
-			char del[128];
-
-			snprintf(del, sizeof(del), "-:%s/%s", FPROBE_GROUP, f->event);
-			fprobe__write_dynevent(del, true);
-			snprintf(del, sizeof(del), "-:%s/%s__return", FPROBE_GROUP, f->event);
-			fprobe__write_dynevent(del, true);
-			err = fprobe__write_dynevent(cmd, false);
-		}
-		if (err) {
-			pr_err("failed to add the fprobe event '%s': %s\n", cmd,
-			       strerror(-err));
-			print_tracefs_error_log();
-			return -1;
-		}
-		f->added = true;
-
-		len = scnprintf(cmd, sizeof(cmd), "f:%s/%s__return %s%%return",
-				FPROBE_GROUP, f->event, f->name);
-		if (!f->dwarf || f->dwarf->ret.kind != FPROBE_TYPE_VOID)
-			scnprintf(cmd + len, sizeof(cmd) - len, " %s=$retval:%s",
-				  FPROBE_RETVAL, f->dwarf ?
-				  fprobe_type__fetch_type(&f->dwarf->ret) : "x64");
-		err = fprobe__write_dynevent(cmd, false);
-		if (err && !f->dwarf) {
-			/* no prototype: the kernel's BTF may know that it returns void */
-			cmd[len] = '\0';
-			err = fprobe__write_dynevent(cmd, false);
-		}
-		if (err) {
-			pr_err("failed to add the fprobe event '%s': %s\n", cmd,
-			       strerror(-err));
-			print_tracefs_error_log();
-			return -1;
-		}
-		f->added_exit = true;
-	}
-	return 0;
-}
-
-/*
- * Remove one fprobe event. With -p, the children the target forked while
- * perf was recording hold inherited copies of the perf events until they
- * exit, and the kernel refuses to remove an event in use (-EBUSY): wait
- * for them, up to FPROBE_REMOVE_WAIT_MS.
- */
-#define FPROBE_REMOVE_WAIT_MS	5000
-#define FPROBE_REMOVE_POLL_MS	20
-
-static void fprobe__remove_event(const char *event, const char *suffix)
-{
-	char cmd[128];
-	int err, waited = 0;
-
-	snprintf(cmd, sizeof(cmd), "-:%s/%s%s", FPROBE_GROUP, event, suffix);
-	while ((err = fprobe__write_dynevent(cmd, false)) == -EBUSY &&
-	       waited < FPROBE_REMOVE_WAIT_MS) {
-		usleep(FPROBE_REMOVE_POLL_MS * 1000);
-		waited += FPROBE_REMOVE_POLL_MS;
-	}
-	if (err < 0)
-		pr_warning("failed to remove the fprobe event %s/%s%s: %s\n",
-			   FPROBE_GROUP, event, suffix, strerror(-err));
-}
-
-static void fprobe__remove_events(struct perf_fprobe *fprobe)
-{
-	int i;
-
-	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
-		struct fprobe_target_func *f = &fprobe->probes.funcs[i];
-
-		if (f->added_exit) {
-			fprobe__remove_event(f->event, "__return");
-			f->added_exit = false;
-		}
-		if (f->added) {
-			fprobe__remove_event(f->event, "");
-			f->added = false;
-		}
-	}
-}
-
-/* ---- recording ---------------------------------------------------------- */
-
-static int fprobe__pmu_filters(struct perf_fprobe *fprobe)
-{
-	struct fprobe_probe *probe;
-
-	list_for_each_entry(probe, &fprobe->probes.list, list) {
-		probe->filter = strdup(probe->glob);
-		if (!probe->filter)
-			return -1;
-	}
-	return 0;
-}
-
-/* The argv of perf record on the fprobe events of the tracefs fallback */
-static const char **fprobe__record_argv(struct perf_fprobe *fprobe,
-					const char *output, int argc,
-					const char **argv, int *rec_argc)
-{
-	const char **rec_argv;
-	int i, n = 0, max = 20 + 4 * fprobe->probes.nr_funcs + argc;
-	char buf[256];
-
-	rec_argv = calloc(max + 1, sizeof(*rec_argv));
-	if (!rec_argv)
-		return NULL;
-
-	rec_argv[n++] = strdup("record");
-	for (i = 0; i < fprobe->probes.nr_funcs; i++) {
-		snprintf(buf, sizeof(buf), "%s:%s", FPROBE_GROUP,
-			 fprobe->probes.funcs[i].event);
-		rec_argv[n++] = strdup("-e");
-		rec_argv[n++] = strdup(buf);
-		snprintf(buf, sizeof(buf), "%s:%s__return", FPROBE_GROUP,
-			 fprobe->probes.funcs[i].event);
-		rec_argv[n++] = strdup("-e");
-		rec_argv[n++] = strdup(buf);
-	}
-	rec_argv[n++] = strdup("--period");
-	rec_argv[n++] = strdup("--sample-cpu");
-	rec_argv[n++] = strdup("-g");
-	rec_argv[n++] = strdup("--kernel-callchains");
-	rec_argv[n++] = strdup("-o");
-	rec_argv[n++] = strdup(output);
-	if (fprobe->target.system_wide)
-		rec_argv[n++] = strdup("-a");
-	if (fprobe->target.cpu_list) {
-		rec_argv[n++] = strdup("-C");
-		rec_argv[n++] = strdup(fprobe->target.cpu_list);
-	}
-	if (fprobe->mmap_pages) {
-		snprintf(buf, sizeof(buf), "%u", fprobe->mmap_pages);
-		rec_argv[n++] = strdup("-m");
-		rec_argv[n++] = strdup(buf);
-	}
-	if (fprobe->target.pid) {
-		rec_argv[n++] = strdup("-p");
-		rec_argv[n++] = strdup(fprobe->target.pid);
-	}
-	if (fprobe->tid_target) {
-		rec_argv[n++] = strdup("-t");
-		rec_argv[n++] = strdup(fprobe->tid_target);
-	}
-	if (argc)
-		rec_argv[n++] = strdup("--");
-	for (i = 0; i < argc; i++)
-		rec_argv[n++] = strdup(argv[i]);
-
-	for (i = 0; i < n; i++) {
-		if (!rec_argv[i]) {
-			while (n--)
-				free((char *)rec_argv[n]);
-			free(rec_argv);
-			return NULL;
-		}
-		pr_debug("%s ", rec_argv[i]);
-	}
-	pr_debug("\n");
-	*rec_argc = n;
-	return rec_argv;
-}
-
-/* ---- recording through the fprobe PMU ----------------------------------- */
-
-/*
- * The fprobe PMU takes its filter as a user pointer in config1 (see
- * include/uapi/linux/fprobe_pmu.h): an event string cannot carry one, so
- * the events are built here, one per probe, and recorded with the evlist
- * and session APIs into a perf.data file that perf report reads as any.
- */
-/*
- * Records the fprobe PMU events into a perf.data file, or, for perf fprobe
- * trace (@fprobe->live), prints each call as its record comes: the events
- * then go to @machine (comms, maps) and the samples to fprobe__pmu_sample().
- */
-struct fprobe_recorder {
-	struct perf_tool	tool;
-	struct perf_data	data;
-	struct perf_session	*session;
-	struct evlist		*evlist;
-	struct perf_fprobe	*fprobe;
-	struct machine		*machine;
-	u64			bytes;
-};
-
-static sig_atomic_t fprobe_done;
-static sig_atomic_t fprobe_child_done;
-
-static void fprobe__sig_done(int sig)
-{
-	if (sig == SIGCHLD)
-		fprobe_child_done = 1;
-	fprobe_done = 1;
-}
-
-static sig_atomic_t fprobe_exec_errno;
-
-static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
-				void *ucontext __maybe_unused)
-{
-	fprobe_exec_errno = info->si_value.sival_int;
-	fprobe_child_done = 1;
-	fprobe_done = 1;
-}
-
-struct fprobe_evinfo;
-static struct fprobe_evinfo *fprobe__evinfo(struct evsel *evsel);
-static void fprobe_evinfo__delete(struct fprobe_evinfo *info);
-static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct fprobe_evinfo *info,
-			      struct perf_sample *sample, struct machine *machine);
-static void fprobe__forget_syms(struct perf_fprobe *fprobe);
-
-static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
-{
-	if (rec->fprobe->live)
-		return 0;
-	if (perf_data__write(&rec->data, buf, size) < 0) {
-		pr_err("failed to write %s: %s\n", rec->data.path, strerror(errno));
-		return -1;
-	}
-	rec->bytes += size;
-	return 0;
-}
-
-/*
- * The first and last sample times, for the header (HEADER_SAMPLE_TIME), as
- * perf record writes them: perf fprobe report --time and perf report
- * --time take percentages of the recording from them. The ring buffers of
- * the CPUs are read in turn, so the samples come in no order of time.
- */
-static void fprobe_recorder__sample_time(struct fprobe_recorder *rec,
-					 union perf_event *event)
-{
-	struct evlist *evlist = rec->evlist;
-	u64 time;
-
-	if (event->header.type != PERF_RECORD_SAMPLE ||
-	    evlist__parse_sample_timestamp(evlist, event, &time) < 0 || !time)
-		return;
-	if (!evlist->first_sample_time || time < evlist->first_sample_time)
-		evlist->first_sample_time = time;
-	if (time > evlist->last_sample_time)
-		evlist->last_sample_time = time;
-}
-
-static int fprobe_recorder__process(const struct perf_tool *tool,
-				    union perf_event *event,
-				    struct perf_sample *sample __maybe_unused,
-				    struct machine *machine __maybe_unused)
-{
-	struct fprobe_recorder *rec = container_of(tool, struct fprobe_recorder, tool);
-	struct perf_sample none;
-
-	if (rec->fprobe->live) {
-		/* a synthesized event: its comm or map for the live output */
-		memset(&none, 0, sizeof(none));
-		return machine__process_event(rec->machine, event, &none);
-	}
-	return fprobe_recorder__write(rec, event, event->header.size);
-}
-
-/* perf fprobe trace: one event of the ring buffers */
-static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *event)
-{
-	struct perf_fprobe *fprobe = rec->fprobe;
-	struct perf_sample sample;
-	struct evsel *evsel;
-
-	memset(&sample, 0, sizeof(sample));
-	if (evlist__parse_sample(rec->evlist, event, &sample) < 0) {
-		fprobe->nr_bad++;
-		return 0;
-	}
-	switch (event->header.type) {
-	case PERF_RECORD_SAMPLE:
-		evsel = evlist__id2evsel(rec->evlist, sample.id);
-		if (!evsel)
-			return 0;
-		return fprobe__pmu_sample(fprobe, fprobe__evinfo(evsel), &sample, rec->machine);
-	case PERF_RECORD_LOST:
-		fprobe->nr_lost += event->lost.lost;
-		return 0;
-	case PERF_RECORD_LOST_SAMPLES:
-		fprobe->nr_lost += event->lost_samples.lost;
-		return 0;
-	case PERF_RECORD_KSYMBOL:
-		fprobe__forget_syms(fprobe);
-		return machine__process_event(rec->machine, event, &sample);
-	default:
-		return machine__process_event(rec->machine, event, &sample);
-	}
-}
-
-/* perf fprobe trace: an event read from a ring buffer, to print in time order */
-struct fprobe_live_event {
-	u64			time;
-	size_t			seq;
-	union perf_event	*event;
-};
-
-static int fprobe_live_event__cmp(const void *a, const void *b)
-{
-	const struct fprobe_live_event *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * perf fprobe trace: what the ring buffers of all CPUs hold, in time order,
- * so that the comm of a task (from a COMM event in the buffer of another
- * CPU) is known when its calls are printed
- */
-static int fprobe_recorder__drain_live(struct fprobe_recorder *rec)
-{
-	struct fprobe_live_event *evs = NULL, *tmp;
-	size_t nr = 0, alloc = 0, i;
-	int m, err = 0;
-
-	for (m = 0; m < rec->evlist->core.nr_mmaps; m++) {
-		struct perf_mmap *map = &rec->evlist->mmap[m].core;
-		union perf_event *event;
-
-		if (perf_mmap__read_init(map) < 0)
-			continue;
-		while ((event = perf_mmap__read_event(map)) != NULL) {
-			if (nr == alloc) {
-				alloc = alloc ? 2 * alloc : 256;
-				tmp = realloc(evs, alloc * sizeof(*evs));
-				if (!tmp) {
-					err = -ENOMEM;
-					break;
-				}
-				evs = tmp;
-			}
-			evs[nr].event = memdup(event, event->header.size);
-			if (!evs[nr].event) {
-				err = -ENOMEM;
-				break;
-			}
-			if (evlist__parse_sample_timestamp(rec->evlist, event, &evs[nr].time) < 0)
-				evs[nr].time = 0;
-			evs[nr].seq = nr;
-			rec->bytes += event->header.size;
-			nr++;
-			perf_mmap__consume(map);
-		}
-		perf_mmap__read_done(map);
-		if (err)
-			break;
-	}
-	qsort(evs, nr, sizeof(*evs), fprobe_live_event__cmp);
-	for (i = 0; i < nr; i++) {
-		if (!err)
-			err = fprobe_recorder__live(rec, evs[i].event);
-		free(evs[i].event);
-	}
-	free(evs);
-	return err ? -1 : 0;
-}
-
-/* Move what the ring buffers hold into the file (or print it, live) */
-static int fprobe_recorder__drain(struct fprobe_recorder *rec)
-{
-	int i;
-
-	if (rec->fprobe->live)
-		return fprobe_recorder__drain_live(rec);
-
-	for (i = 0; i < rec->evlist->core.nr_mmaps; i++) {
-		struct perf_mmap *map = &rec->evlist->mmap[i].core;
-		union perf_event *event;
-
-		if (perf_mmap__read_init(map) < 0)
-			continue;
-		while ((event = perf_mmap__read_event(map)) != NULL) {
-			int err;
-
-			fprobe_recorder__sample_time(rec, event);
-			err = fprobe_recorder__write(rec, event, event->header.size);
-
-			perf_mmap__consume(map);
-			if (err)
-				return -1;
-		}
-		perf_mmap__read_done(map);
-	}
-	return 0;
-}
-
-/*
- * The records the kernel could not put in the ring buffers, and the calls
- * fprobe missed (nmissed), read with PERF_FORMAT_LOST: written as
- * PERF_RECORD_LOST_SAMPLES, which perf fprobe report and perf report show.
- */
-static int fprobe_recorder__lost(struct fprobe_recorder *rec, u64 *nr_lost)
-{
-	struct perf_record_lost_samples_and_ids lost;
-	struct evsel *evsel;
-	int x, y;
-
-	evlist__for_each_entry(rec->evlist, evsel) {
-		struct xyarray *xy = evsel->core.sample_id;
-		u64 sample_type = evsel->core.attr.sample_type;
-
-		if (!xy || !evsel->core.fd)
-			continue;
-		for (x = 0; x < xyarray__max_x(xy); x++) {
-			for (y = 0; y < xyarray__max_y(xy); y++) {
-				struct perf_counts_values count = { .lost = 0, };
-				struct perf_sample sample = { .id = 0, };
-				struct perf_sample_id *sid;
-				size_t id_size;
-
-				if (perf_evsel__read(&evsel->core, x, y, &count) < 0) {
-					pr_err("failed to read the lost count of %s\n",
-					       evsel__name(evsel));
-					return -1;
-				}
-				if (!count.lost)
-					continue;
-				*nr_lost += count.lost;
-				memset(&lost, 0, sizeof(lost));
-				lost.lost.header.type = PERF_RECORD_LOST_SAMPLES;
-				lost.lost.lost = count.lost;
-				sid = xyarray__entry(xy, x, y);
-				sample.id = sid->id;
-				id_size = perf_event__synthesize_id_sample(lost.sample_ids,
-									   sample_type, &sample);
-				lost.lost.header.size = sizeof(lost.lost) + id_size;
-				if (fprobe_recorder__write(rec, &lost, lost.lost.header.size) < 0)
-					return -1;
-			}
-		}
-	}
-	return 0;
-}
-
-/* One fprobe PMU event for @probe, with the ABI of fprobe_pmu.h */
-static int fprobe__add_pmu_evsel(struct perf_fprobe *fprobe,
-				 struct fprobe_probe *probe, struct evlist *evlist)
-{
-	struct perf_event_attr attr = {
-		.type		= fprobe->pmu_type,
-		.size		= sizeof(attr),
-		.config		= probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK,
-		.config1	= (u64)(uintptr_t)probe->filter,
-		.config2	= (u64)(uintptr_t)fprobe->probes.notrace,
-		.sample_period	= 1,
-	};
-	struct evsel *evsel;
-	struct strbuf name;
-	int i;
-
-	BUILD_BUG_ON(FPROBE_CALL_MAX_ARGS > FPROBE_PMU_MAX_ARGS);
-	/* the kernel-side filters: records only of the calls wanted */
-	if (fprobe->pmu_filters) {
-		attr.config3 = fprobe->ropts.min_latency;
-		if (fprobe->errors)
-			attr.config |= FPROBE_PMU_CONFIG_ERRORS;
-	}
-	/* perf's own reads and writes of the records are not traced */
-	if (fprobe->pmu_exclude_opener)
-		attr.config |= FPROBE_PMU_CONFIG_EXCLUDE_OPENER;
-	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
-		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
-		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
-		return -1;
-	}
-	evsel = evsel__new(&attr);
-	if (!evsel)
-		return -1;
-	/* the first event alone carries the comm, mmap and task events */
-	evsel->tracking = evlist->core.nr_entries == 0;
-	strbuf_init(&name, 64);
-	strbuf_addf(&name, "%s:%s", FPROBE_PMU_EVSEL, probe->glob);
-	for (i = 0; i < probe->nr_params; i++)
-		strbuf_addf(&name, "%c%s", i ? ',' : '(', probe->params[i]);
-	if (probe->nr_params)
-		strbuf_addch(&name, ')');
-	evsel->name = strbuf_detach(&name, NULL);
-	if (!evsel->name) {
-		evsel__delete(evsel);
-		return -1;
-	}
-	evlist__add(evlist, evsel);
-	return 0;
-}
-
-static void fprobe_recorder__init_features(struct fprobe_recorder *rec)
-{
-	struct perf_header *header = &rec->session->header;
-	int feat;
-
-	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
-		perf_header__set_feat(header, feat);
-	/* what perf record leaves out without these options */
-	perf_header__clear_feat(header, HEADER_BUILD_ID);
-	perf_header__clear_feat(header, HEADER_TRACING_DATA);
-	perf_header__clear_feat(header, HEADER_BRANCH_STACK);
-	perf_header__clear_feat(header, HEADER_AUXTRACE);
-	perf_header__clear_feat(header, HEADER_CLOCKID);
-	perf_header__clear_feat(header, HEADER_CLOCK_DATA);
-	perf_header__clear_feat(header, HEADER_DIR_FORMAT);
-	perf_header__clear_feat(header, HEADER_COMPRESSED);
-	perf_header__clear_feat(header, HEADER_STAT);
-}
-
-/* The kernel and module maps, and the threads of the target, for perf report */
-static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
-				       struct target *target)
-{
-	struct machine *machine = rec->machine;
-	struct perf_tool *tool = &rec->tool;
-
-	if (perf_event__synthesize_kernel_mmap(tool, fprobe_recorder__process, machine) < 0)
-		pr_warning("failed to synthesize the kernel map: kernel symbols may be missing\n");
-	if (perf_event__synthesize_modules(tool, fprobe_recorder__process, machine) < 0)
-		pr_warning("failed to synthesize the module maps\n");
-	/* a task of -p may exit meanwhile: its comm is then missing, no more */
-	if (target__has_task(target)) {
-		if (perf_event__synthesize_thread_map(tool, rec->evlist->core.threads,
-						      fprobe_recorder__process,
-						      machine, false, false) < 0)
-			pr_warning("failed to synthesize the comm of the traced tasks (did they exit?)\n");
-		return 0;
-	}
-	if (target__has_cpu(target))
-		return perf_event__synthesize_threads(tool, fprobe_recorder__process,
-						      machine, false, false, 1);
-	return 0;
-}
-
-/*
- * Whether every event hung up (POLLHUP: its task exited), after
- * evlist__poll(). A hung up event is not polled again (its fd in the poll
- * set is -1: poll() would return at once for it until the others hang up
- * too) but keeps its ring buffer. Not evlist__filter_pollfd(): it drops the
- * references of the hung up events to their ring buffers, and the records
- * still in a buffer that loses its last one are gone before the final
- * drain.
- */
-static bool fprobe__hung_up(struct evlist *evlist)
-{
-	struct fdarray *fda = &evlist->core.pollfd;
-	int i, gone = 0;
-
-	for (i = 0; i < fda->nr; i++) {
-		if (fda->entries[i].fd >= 0 &&
-		    (fda->entries[i].revents & (POLLERR | POLLHUP)))
-			fda->entries[i].fd = -1;
-		gone += fda->entries[i].fd < 0;
-	}
-	return fda->nr > 0 && gone == fda->nr;
-}
-
-static int fprobe__pmu_record(struct perf_fprobe *fprobe, const char *output,
-			      int argc, const char **argv)
-{
-	struct record_opts opts = {
-		.target		= fprobe->target,
-		.sample_time	= true,
-		.period		= true,
-		.period_set	= true,
-		.raw_samples	= true,
-		.sample_cpu	= true,
-		.kernel_callchains = true,
-		.mmap_pages	= fprobe->mmap_pages ?: UINT_MAX,
-		.user_freq	= UINT_MAX,
-		.user_interval	= ULLONG_MAX,
-		.no_inherit	= fprobe->no_inherit,
-	};
-	struct callchain_param callchain = {
-		.enabled	= true,
-		.record_mode	= CALLCHAIN_FP,
-		.max_stack	= PERF_MAX_STACK_DEPTH,
-	};
-	struct fprobe_recorder rec = {
-		.data = {
-			.path	= output,
-			.mode	= PERF_DATA_MODE_WRITE,
-		},
-		.fprobe = fprobe,
-	};
-	struct fprobe_probe *probe;
-	struct evsel *evsel;
-	char errbuf[BUFSIZ];
-	u64 nr_lost = 0;
-	int fd = -1, ret = -1;
-
-	rec.evlist = evlist__new();
-	if (!rec.evlist)
-		return -1;
-	list_for_each_entry(probe, &fprobe->probes.list, list) {
-		if (fprobe__add_pmu_evsel(fprobe, probe, rec.evlist) < 0)
-			goto out_delete_evlist;
-	}
-	opts.target.uses_mmap = true;
-	opts.target.default_per_cpu = true;
-	if (evlist__create_maps(rec.evlist, &opts.target) < 0) {
-		pr_err("failed to create the CPU and thread maps\n");
-		goto out_delete_evlist;
-	}
-	evlist__config(rec.evlist, &opts, &callchain);
-
-	signal(SIGCHLD, fprobe__sig_done);
-	signal(SIGINT, fprobe__sig_done);
-	signal(SIGTERM, fprobe__sig_done);
-	signal(SIGALRM, fprobe__sig_done);
-	if (argc && evlist__prepare_workload(rec.evlist, &opts.target, argv,
-					     false, fprobe__exec_failed) < 0) {
-		pr_err("failed to start the workload %s\n", argv[0]);
-		goto out_delete_evlist;
-	}
-
-	if (evlist__open(rec.evlist) < 0) {
-		evsel = evlist__first(rec.evlist);
-		if (errno == E2BIG) {
-			pr_err("failed to open the fprobe PMU events: %s\n",
-			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
-			goto out_close;
-		}
-		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));
-		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
-		goto out_close;
-	}
-	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
-		pr_err("failed to mmap the ring buffers: %s\n",
-		       str_error_r(errno, errbuf, sizeof(errbuf)));
-		goto out_close;
-	}
-
-	perf_tool__init(&rec.tool, /*ordered_events=*/false);
-	symbol__init(NULL);
-	if (fprobe->live) {
-		/* no file: the symbols and comms of the calls printed */
-		fprobe->machine = machine__new_host();
-		rec.machine = fprobe->machine;
-		fprobe->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
-		if (!rec.machine || IS_ERR(fprobe->funcs_by_name) ||
-		    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
-			pr_err("failed to set up the live output\n");
-			goto out_close;
-		}
-		printf("# %16s %3s %16s/%-7s %12s  call\n", "time", "cpu", "comm", "tid",
-		       "duration");
-		fflush(stdout);
-		goto start;
-	}
-	rec.session = perf_session__new(&rec.data, &rec.tool);
-	if (IS_ERR(rec.session)) {
-		pr_err("failed to create %s\n", output);
-		rec.session = NULL;
-		goto out_close;
-	}
-	fd = perf_data__fd(&rec.data);
-	rec.session->evlist = rec.evlist;
-	rec.machine = &rec.session->machines.host;
-	perf_session__set_id_hdr_size(rec.session);
-	fprobe_recorder__init_features(&rec);
-	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
-	    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
-		pr_err("failed to write the header of %s\n", output);
-		goto out_close;
-	}
-
-start:
-	if (fprobe->duration > 0)
-		alarm(fprobe->duration);
-	/*
-	 * As perf record: the events of a task are enabled at its exec, the
-	 * others (-A, -C, -p) here, also with a command
-	 */
-	if (!target__none(&opts.target))
-		evlist__enable(rec.evlist);
-	if (argc)
-		evlist__start_workload(rec.evlist);
-
-	while (!fprobe_done && !fprobe_interrupted) {
-		u64 before = rec.bytes;
-
-		if (fprobe_recorder__drain(&rec) < 0)
-			goto out_disable;
-		if (fprobe->live)
-			fflush(stdout);
-		if (rec.bytes != before)
-			continue;
-		evlist__poll(rec.evlist, 100);
-		/* -p: the tasks are gone when all their events hung up */
-		if (fprobe__hung_up(rec.evlist))
-			fprobe_done = 1;
-	}
-	alarm(0);
-	if (fprobe_exec_errno) {
-		pr_err("failed to run %s: %s\n", argv[0],
-		       str_error_r(fprobe_exec_errno, errbuf, sizeof(errbuf)));
-		goto out_disable;
-	}
-	evlist__disable(rec.evlist);
-	if (fprobe_recorder__drain(&rec) < 0 ||
-	    fprobe_recorder__lost(&rec, &nr_lost) < 0)
-		goto out_close;
-
-	if (fprobe->live) {
-		fflush(stdout);
-		fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
-		if (nr_lost + fprobe->nr_lost)
-			fprintf(stderr, ", %" PRIu64 " records LOST", nr_lost + fprobe->nr_lost);
-		if (fprobe->nr_bad)
-			fprintf(stderr, ", %" PRIu64 " undecodable records", fprobe->nr_bad);
-		fprintf(stderr, "\n");
-		ret = 0;
-		goto out_close;
-	}
-	rec.session->header.data_size = rec.bytes;
-	if (perf_session__write_header(rec.session, rec.evlist, fd, true) < 0) {
-		pr_err("failed to finish %s\n", output);
-		goto out_close;
-	}
-	pr_info("perf fprobe: %" PRIu64 " bytes written to %s", rec.bytes, output);
-	if (nr_lost)
-		pr_info(", %" PRIu64 " records LOST", nr_lost);
-	pr_info("\n");
-	ret = 0;
-	goto out_close;
-
-out_disable:
-	evlist__disable(rec.evlist);
-	goto out_close;
-out_close:
-	if (argc && rec.evlist->workload.pid > 0) {
-		int status;
-
-		/* stopped by Ctrl-C, --duration or an error: end it, as perf record does */
-		if (!fprobe_child_done)
-			kill(rec.evlist->workload.pid, SIGTERM);
-		waitpid(rec.evlist->workload.pid, &status, 0);
-	}
-	evlist__close(rec.evlist);
-	if (rec.session) {
-		rec.session->evlist = NULL;
-		perf_session__delete(rec.session);
-	}
-out_delete_evlist:
-	evlist__for_each_entry(rec.evlist, evsel) {
-		fprobe_evinfo__delete(evsel->priv);
-		evsel->priv = NULL;
-	}
-	evlist__delete(rec.evlist);
-	return ret;
-}
-
-/* ---- period fixup of the tracefs path ----------------------------------- */
-
-static size_t tid_hash(long key, void *ctx __maybe_unused)
-{
-	return key;
-}
-
-static bool tid_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return a == b;
-}
-
-struct fprobe_fix {
-	u64	time;
-	u64	func;
-	__u64	*period;	/* in the mapped file */
-	__u64	*ip;
-	s32	tid;
-	bool	exit;
-	u32	order;
-};
-
-static int fprobe_fix__cmp(const void *a, const void *b)
-{
-	const struct fprobe_fix *fa = a, *fb = b;
-
-	if (fa->time != fb->time)
-		return fa->time < fb->time ? -1 : 1;
-	return fa->order < fb->order ? -1 : 1;
-}
-
-/* Where the u64 of @bit is in the sample array, or NULL */
-static __u64 *sample_field(union perf_event *event, u64 type, u64 bit)
-{
-	static const u64 order[] = {
-		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
-		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
-		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
-	};
-	__u64 *array = event->sample.array;
-	size_t i;
-
-	if (!(type & bit))
-		return NULL;
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		if (order[i] == bit)
-			return array;
-		if (type & order[i])
-			array++;
-	}
-	return NULL;
-}
-
-/*
- * Give each paired exit sample of a tracefs recording the duration of its
- * call as period and the function as ip: perf report then ranks functions
- * by time. The data section is a plain sequence of records (perf record
- * without -z or --threads): it is mapped shared, of any size, and the
- * fields are changed in place.
- */
-static int fprobe__fixup_periods(const char *path)
-{
-	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_READ };
-	struct perf_session *session;
-	struct fprobe_fix *fixes = NULL;
-	size_t nr = 0, alloc = 0, i;
-	struct hashmap *stacks = NULL;
-	struct perf_tool tool;
-	u64 off, size, pos, map_off = 0, map_len = 0;
-	void *map = MAP_FAILED;
-	struct stat st;
-	char *buf = NULL;
-	int fd = -1, err = -1;
-
-	perf_tool__init(&tool, /*ordered_events=*/false);
-	session = perf_session__new(&data, &tool);
-	if (IS_ERR(session))
-		return -1;
-	if (session->header.needs_swap || session->evlist->core.nr_entries == 0)
-		goto out_delete;
-
-	off = session->header.data_offset;
-	size = session->header.data_size;
-	stacks = hashmap__new(tid_hash, tid_equal, NULL);
-	fd = open(path, O_RDWR);
-	if (fd < 0 || IS_ERR(stacks))
-		goto out_free;
-	if (!size) {
-		err = 0;
-		goto out_free;
-	}
-	/* a data section beyond the file's end would fault, not fail */
-	if (fstat(fd, &st) || off + size < off || off + size > (u64)st.st_size ||
-	    size > SIZE_MAX / 2) {
-		pr_err("%s: its data section is not within the file\n", path);
-		goto out_free;
-	}
-	map_off = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
-	map_len = size + (off - map_off);
-	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, map_off);
-	if (map == MAP_FAILED)
-		goto out_free;
-	buf = (char *)map + (off - map_off);
-
-	for (pos = 0; pos + sizeof(struct perf_event_header) <= size;) {
-		union perf_event *event = (union perf_event *)(buf + pos);
-		struct perf_sample sample;
-		struct evsel *evsel;
-		struct fprobe_fix *fix;
-
-		if (event->header.size < sizeof(event->header) ||
-		    pos + event->header.size > size)
-			break;
-		pos += event->header.size;
-		if (event->header.type != PERF_RECORD_SAMPLE)
-			continue;
-		if (evlist__parse_sample(session->evlist, event, &sample) < 0)
-			continue;
-		evsel = evlist__id2evsel(session->evlist, sample.id);
-		if (!evsel || !evsel->tp_format ||
-		    strcmp(evsel->tp_format->system, FPROBE_GROUP))
-			continue;
-		if (nr == alloc) {
-			struct fprobe_fix *tmp;
-
-			alloc = alloc ? alloc * 2 : 1024;
-			tmp = realloc(fixes, alloc * sizeof(*fixes));
-			if (!tmp)
-				goto out_free;
-			fixes = tmp;
-		}
-		fix = &fixes[nr];
-		fix->time = sample.time;
-		fix->tid = sample.tid;
-		fix->order = nr;
-		fix->exit = has_suffix(evsel->tp_format->name, "__return");
-		fix->func = evsel__intval(evsel, &sample,
-					  fix->exit ? "__probe_func" : "__probe_ip");
-		fix->period = sample_field(event, evsel->core.attr.sample_type,
-					   PERF_SAMPLE_PERIOD);
-		fix->ip = sample_field(event, evsel->core.attr.sample_type,
-				       PERF_SAMPLE_IP);
-		nr++;
-	}
-	qsort(fixes, nr, sizeof(*fixes), fprobe_fix__cmp);
-
-	/*
-	 * The calls open on each thread, innermost first: a stack per tid,
-	 * linked through the index of the entry below (kept in ->order, no
-	 * longer needed once sorted).
-	 */
-	for (i = 0; i < nr; i++) {
-		struct fprobe_fix *fix = &fixes[i];
-		long key = fix->tid, prev = -1;
-
-		hashmap__find(stacks, key, &prev);
-		if (!fix->exit) {
-			fix->order = (u32)prev;
-			hashmap__insert(stacks, key, (long)i, HASHMAP_SET, NULL, NULL);
-			continue;
-		}
-		/* the innermost open entry of the same function */
-		while (prev >= 0 && fixes[prev].func != fix->func)
-			prev = (s32)fixes[prev].order;
-		if (prev < 0)
-			continue;	/* exit without entry: keep period 1 */
-		if (fix->period)
-			*fix->period = max_t(u64, fix->time - fixes[prev].time, 1);
-		if (fix->ip)
-			*fix->ip = fix->func;
-		/* calls above it lost their exit: they leave the stack too */
-		prev = (s32)fixes[prev].order;
-		if (prev >= 0)
-			hashmap__insert(stacks, key, prev, HASHMAP_SET, NULL, NULL);
-		else
-			hashmap__delete(stacks, key, NULL, NULL);
-	}
-
-	err = 0;	/* the writes are in the page cache: munmap() keeps them */
-out_free:
-	if (map != MAP_FAILED)
-		munmap(map, map_len);
-	if (fd >= 0)
-		close(fd);
-	if (!IS_ERR_OR_NULL(stacks))
-		hashmap__free(stacks);
-	free(fixes);
-out_delete:
-	perf_session__delete(session);
-	return err;
-}
-
-static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
-			  int argc, const char **argv)
-{
-	const char **rec_argv, **run_argv;
-	int rec_argc, ret = -1, i;
-	struct perf_pmu *pmu = NULL;
-
-	signal(SIGINT, fprobe__sigint);
-	signal(SIGTERM, fprobe__sigint);
-	if (!fprobe->force_tracefs)
-		pmu = perf_pmus__find("fprobe");
-	fprobe->pmu_type = pmu ? (int)pmu->type : -1;
-	if (fprobe->live && !pmu) {
-		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
-		return -1;
-	}
-	/* the tracefs events need the return type of every function */
-	fprobe->probes.all_protos = fprobe->pmu_type < 0;
-	if (fprobe_probes__prepare(&fprobe->probes, &fprobe_interrupted) < 0)
-		return -1;
-
-	if (pmu) {
-		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
-			fprobe->probes.nr_funcs);
-		/*
-		 * A PMU without the formats of the filters would take the
-		 * bits and ignore them: the filters are applied in user space
-		 * then, as for tracefs.
-		 */
-		fprobe->pmu_filters = perf_pmu__has_format(pmu, "errors") &&
-				      perf_pmu__has_format(pmu, "min_duration");
-		if ((fprobe->errors || fprobe->ropts.min_latency) && !fprobe->pmu_filters)
-			pr_info("perf fprobe: this fprobe PMU has no kernel-side filters (no format/errors, format/min_duration): every call is recorded, --errors and --min-latency %s\n",
-				fprobe->record_only ?
-				"are not applied, give them to perf fprobe report" :
-				"are applied in user space");
-		fprobe->pmu_exclude_opener = perf_pmu__has_format(pmu, "exclude_opener");
-		if (!fprobe->pmu_exclude_opener && target__has_cpu(&fprobe->target))
-			pr_info("perf fprobe: this fprobe PMU cannot leave perf's own calls out (no format/exclude_opener): they are traced too\n");
-		if (fprobe__pmu_filters(fprobe) < 0)
-			return -1;
-		if (fprobe_interrupted) {
-			pr_err("interrupted\n");
-			return -1;
-		}
-		return fprobe__pmu_record(fprobe, output, argc, argv);
-	}
-
-	if (fprobe->probes.nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
-		pr_err("%d functions match: the tracefs fallback takes at most %d (two fprobe events each)\n",
-		       fprobe->probes.nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
-		return -1;
-	}
-	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group, %d functions)\n",
-		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU",
-		FPROBE_GROUP, fprobe->probes.nr_funcs);
-	if (fprobe->errors || fprobe->ropts.min_latency)
-		pr_info("perf fprobe: tracefs records every call: --errors and --min-latency %s\n",
-			fprobe->record_only ? "are not applied, give them to perf fprobe report" :
-			"are applied in user space");
-	if (fprobe__add_events(fprobe) < 0)
-		goto out_remove;
-
-	if (fprobe_interrupted) {
-		pr_err("interrupted\n");
-		goto out_remove;
-	}
-	rec_argv = fprobe__record_argv(fprobe, output, argc, argv, &rec_argc);
-	if (!rec_argv)
-		goto out_remove;
-
-	/* perf record reorders its argv: keep the strings to free them */
-	run_argv = calloc(rec_argc + 1, sizeof(*run_argv));
-	if (!run_argv)
-		goto out_free_argv;
-	memcpy(run_argv, rec_argv, rec_argc * sizeof(*run_argv));
-
-	fprobe_has_workload = argc > 0;
-	if (fprobe->duration > 0) {
-		signal(SIGALRM, fprobe__alarm);
-		alarm(fprobe->duration);
-	}
-	ret = cmd_record(rec_argc, run_argv);
-	alarm(0);
-	free(run_argv);
-out_free_argv:
-	for (i = 0; i < rec_argc; i++)
-		free((char *)rec_argv[i]);
-	free(rec_argv);
-
-out_remove:
-	fprobe__remove_events(fprobe);
-	if (ret == 0 && fprobe__fixup_periods(output) < 0)
-		pr_warning("failed to set the durations as periods in %s\n", output);
-	return ret;
-}
-
 /* ---- reading a recording ------------------------------------------------ */
 
 /* The prototype of a recorded function, looked up once */
@@ -1404,12 +225,13 @@ static struct fprobe_func *fprobe__func_dwarf(struct perf_fprobe *fprobe,
 	return func;
 }
 
-static size_t addr_hash(long key, void *ctx __maybe_unused)
+/* Hash maps keyed by an address or a tid, as is */
+static size_t long_hash(long key, void *ctx __maybe_unused)
 {
 	return key;
 }
 
-static bool addr_equal(long a, long b, void *ctx __maybe_unused)
+static bool long_equal(long a, long b, void *ctx __maybe_unused)
 {
 	return a == b;
 }
@@ -1424,7 +246,7 @@ static struct symbol *fprobe__kernel_sym(struct perf_fprobe *fprobe,
 	struct symbol *sym;
 
 	if (!fprobe->syms_by_addr) {
-		fprobe->syms_by_addr = hashmap__new(addr_hash, addr_equal, NULL);
+		fprobe->syms_by_addr = hashmap__new(long_hash, long_equal, NULL);
 		if (IS_ERR(fprobe->syms_by_addr))
 			fprobe->syms_by_addr = NULL;
 	}
@@ -1585,9 +407,55 @@ static bool fprobe__wanted(struct perf_fprobe *fprobe, const struct fprobe_call 
 static void fprobe__live_call(struct perf_fprobe *fprobe, const struct fprobe_call *call,
 			      u32 arg_mask, struct fprobe_func *dwarf);
 
+static struct fprobe_task *fprobe__task(struct perf_fprobe *fprobe, s32 tid);
+
+/*
+ * The thread of @call was out of every traced call when a call that ended
+ * at task->settle_after returned: if @call began after that, no call to
+ * come is around or inside those the report has of the thread, which it
+ * can nest and keep only the sums of (it keeps them for --calls and
+ * --chrome). Not before: on another CPU, whose clock may be slightly
+ * behind, a call inside the last one could still come. The idle tasks of
+ * all CPUs share tid 0: they are never settled.
+ */
+static int fprobe__settle(struct perf_fprobe *fprobe, const struct fprobe_call *call)
+{
+	struct fprobe_task *task;
+	int err;
+
+	if (fprobe->live || !fprobe->rep || !call->tid)
+		return 0;
+	task = fprobe__task(fprobe, call->tid);
+	if (!task)
+		return -ENOMEM;
+	if (!task->settle_after || call->entry_time < task->settle_after)
+		return 0;
+	err = fprobe_report__settle(fprobe->rep, call->tid);
+	task->settle_after = 0;
+	return err;
+}
+
+/* @call's thread is out of every traced call since @call returned */
+static int fprobe__out_of_calls(struct perf_fprobe *fprobe, const struct fprobe_call *call)
+{
+	struct fprobe_task *task;
+
+	if (fprobe->live || !fprobe->rep || !call->tid)
+		return 0;
+	task = fprobe__task(fprobe, call->tid);
+	if (!task)
+		return -ENOMEM;
+	task->settle_after = call->entry_time + call->duration;
+	return 0;
+}
+
 static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
 			u32 arg_mask, struct fprobe_func *dwarf)
 {
+	int err = fprobe__settle(fprobe, call);
+
+	if (err)
+		return err;
 	if (!fprobe_report_opts__selects(&fprobe->ropts, call) ||
 	    !fprobe__wanted(fprobe, call, dwarf))
 		return 0;
@@ -1602,18 +470,6 @@ static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
 	if (fprobe__list_call(fprobe, call, arg_mask, dwarf) < 0)
 		return -ENOMEM;
 	return fprobe_report__add(fprobe->rep, call);
-}
-
-/*
- * Thread @tid is out of every traced call: no call of it to come is around
- * or inside one already read, the report can nest them and keep only their
- * sums (it keeps them for --calls and --chrome).
- */
-static int fprobe__settle(struct perf_fprobe *fprobe, s32 tid)
-{
-	if (fprobe->live || !fprobe->rep)
-		return 0;
-	return fprobe_report__settle(fprobe->rep, tid);
 }
 
 static struct fprobe_task *fprobe__task(struct perf_fprobe *fprobe, s32 tid)
@@ -1771,7 +627,7 @@ static struct fprobe_evinfo *fprobe__evinfo(struct evsel *evsel)
 		info->pmu = true;
 		fprobe_evinfo__parse_params(info, evsel__name(evsel));
 	} else {
-		info->exit = has_suffix(tp->name, "__return");
+		info->exit = fprobe_tracefs__is_exit(tp->name);
 		for (field = tp->format.fields; field; field = field->next) {
 			if (!strncmp(field->name, "__probe_", 8) ||
 			    info->nr_fields == FPROBE_CALL_MAX_ARGS)
@@ -1826,7 +682,7 @@ static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct fprobe_evinfo *
 	 * thread: a call around it would have its frame there.
 	 */
 	if (!ret && call.flags & FPROBE_CALL_EXIT && !call.depth)
-		ret = fprobe__settle(fprobe, call.tid);
+		ret = fprobe__out_of_calls(fprobe, &call);
 	return ret;
 }
 
@@ -1950,7 +806,7 @@ static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
 	free(call.stack);
 	/* no entry of the thread left open: it is out of every traced call */
 	if (!err && !task->nr)
-		err = fprobe__settle(fprobe, call.tid);
+		err = fprobe__out_of_calls(fprobe, &call);
 	return err;
 }
 
@@ -2011,72 +867,10 @@ static int listed__cmp(const void *a, const void *b)
 	return (int)la->call.depth - (int)lb->call.depth;
 }
 
-static void fprobe__print_value(const struct fprobe_type *type, u64 val, FILE *fp)
-{
-	char buf[128];
-
-	if (type) {
-		fprobe_type__scnprintf(type, val, buf, sizeof(buf));
-		fputs(buf, fp);
-	} else {
-		fprintf(fp, "%#" PRIx64, val);
-	}
-}
-
-/*
- * One call: "time tid cpu duration  func(args) = ret", indented by its depth;
- * with @comm (live), "time cpu comm/tid duration ...", and an error code
- * returned in red on a terminal.
- */
+/* One call, as --calls lists it (no comm) or perf fprobe trace prints it */
 static void fprobe__print_call(const struct fprobe_listed *l, const char *comm, FILE *fp)
 {
-	const struct fprobe_call *c = &l->call;
-	const char *name = c->name ?: "[unknown]";
-	bool first = true;
-	u32 a;
-
-	if (comm)
-		fprintf(fp, "%16.9f %3d %16s/%-7d ", c->entry_time / 1e9, c->cpu, comm, c->tid);
-	else
-		fprintf(fp, "  %16.9f %7d %3d  ", c->entry_time / 1e9, c->tid, c->cpu);
-	if (c->flags & FPROBE_CALL_ENTRY && c->flags & FPROBE_CALL_EXIT)
-		fprintf(fp, "%9.3f us  ", c->duration / 1e3);
-	else
-		fprintf(fp, "%12s  ", c->flags & FPROBE_CALL_EXIT ?
-			"(no entry)" : "(no exit)");
-	fprintf(fp, "%*s%s(", 2 * c->depth, "", name);
-	for (a = 0; a < c->nargs && a < FPROBE_CALL_MAX_ARGS; a++) {
-		const struct fprobe_param *p = NULL;
-
-		if (!(l->arg_mask & (1U << a)))
-			continue;
-		if (l->dwarf)
-			p = fprobe_func__param_at(l->dwarf, a);
-		fprintf(fp, "%s", first ? "" : ", ");
-		first = false;
-		if (p)
-			fprintf(fp, "%s=", p->name);
-		else
-			fprintf(fp, "arg%u=", a + 1);
-		fprobe__print_value(p ? &p->type : NULL, c->args[a], fp);
-	}
-	fprintf(fp, ")");
-	if (c->flags & FPROBE_CALL_EXIT &&
-	    !(l->dwarf && l->dwarf->ret.kind == FPROBE_TYPE_VOID)) {
-		const struct fprobe_type *ret = l->dwarf ? &l->dwarf->ret : NULL;
-		char buf[128];
-
-		fprintf(fp, " = ");
-		if (ret)
-			fprobe_type__scnprintf(ret, c->retval, buf, sizeof(buf));
-		else
-			scnprintf(buf, sizeof(buf), "%#" PRIx64, c->retval);
-		if (comm && fprobe_type__is_error(ret, c->retval))
-			color_fprintf(fp, PERF_COLOR_RED, "%s", buf);
-		else
-			fprintf(fp, "%s", buf);
-	}
-	fprintf(fp, "\n");
+	fprobe_call__fprintf(&l->call, l->arg_mask, l->dwarf, comm, fp);
 }
 
 /* perf fprobe trace: a call as it completes, with the comm of its thread */
@@ -2313,7 +1107,7 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	if (fprobe__parse_report_filters(fprobe, session) < 0)
 		goto out_delete;
 
-	fprobe->tasks = hashmap__new(tid_hash, tid_equal, NULL);
+	fprobe->tasks = hashmap__new(long_hash, long_equal, NULL);
 	fprobe->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
 	fprobe->rep = fprobe_report__new(&fprobe->ropts);
 	if (IS_ERR(fprobe->tasks) || IS_ERR(fprobe->funcs_by_name) || !fprobe->rep) {
@@ -2453,6 +1247,181 @@ static bool valid_sort_key(const char *key)
 	return false;
 }
 
+/* ---- recording ----------------------------------------------------------- */
+
+/* perf fprobe trace: the fprobe PMU recording hands its events here */
+static int fprobe__live_sample(struct fprobe_live *live, struct evsel *evsel,
+			       struct perf_sample *sample, struct machine *machine)
+{
+	struct perf_fprobe *fprobe = container_of(live, struct perf_fprobe, live_ops);
+	struct fprobe_evinfo *info = fprobe__evinfo(evsel);
+
+	if (!info)
+		return -ENOMEM;
+	return fprobe__pmu_sample(fprobe, info, sample, machine);
+}
+
+static void fprobe__live_start(struct fprobe_live *live __maybe_unused)
+{
+	printf("# %16s %3s %16s/%-7s %12s  call\n", "time", "cpu", "comm", "tid", "duration");
+	fflush(stdout);
+}
+
+static void fprobe__live_ksymbol(struct fprobe_live *live)
+{
+	fprobe__forget_syms(container_of(live, struct perf_fprobe, live_ops));
+}
+
+static void fprobe__live_evsel_delete(struct fprobe_live *live __maybe_unused,
+				      struct evsel *evsel)
+{
+	fprobe_evinfo__delete(evsel->priv);
+	evsel->priv = NULL;
+}
+
+/* perf fprobe trace: through the fprobe PMU, each call printed as it comes */
+static int fprobe__live(struct perf_fprobe *fprobe, const struct fprobe_record_opts *opts,
+			int argc, const char **argv)
+{
+	struct fprobe_live *live = &fprobe->live_ops;
+	int ret;
+
+	symbol__init(NULL);
+	fprobe->machine = machine__new_host();
+	fprobe->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
+	if (!fprobe->machine || IS_ERR(fprobe->funcs_by_name)) {
+		pr_err("failed to set up the live output\n");
+		return -1;
+	}
+	live->machine = fprobe->machine;
+	live->sample = fprobe__live_sample;
+	live->start = fprobe__live_start;
+	live->ksymbol = fprobe__live_ksymbol;
+	live->evsel_delete = fprobe__live_evsel_delete;
+	ret = fprobe_pmu__record(&fprobe->probes, opts, NULL, live, argc, argv);
+	if (ret)
+		return ret;
+	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
+	if (live->nr_lost + fprobe->nr_lost)
+		fprintf(stderr, ", %" PRIu64 " records LOST", live->nr_lost + fprobe->nr_lost);
+	if (live->nr_bad + fprobe->nr_bad)
+		fprintf(stderr, ", %" PRIu64 " undecodable records",
+			live->nr_bad + fprobe->nr_bad);
+	fprintf(stderr, "\n");
+	return 0;
+}
+
+/* Records the probes into @output (NULL: live), through the PMU or tracefs */
+static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
+			  int argc, const char **argv)
+{
+	struct fprobe_record_opts opts = {
+		.target		= fprobe->target,
+		.tid_target	= fprobe->tid_target,
+		.mmap_pages	= fprobe->mmap_pages,
+		.duration	= fprobe->duration,
+		.no_inherit	= fprobe->no_inherit,
+		.errors		= fprobe->errors,
+		.min_latency	= fprobe->ropts.min_latency,
+		.interrupted	= &fprobe_interrupted,
+	};
+	const char **rec_argv, **run_argv;
+	int rec_argc, ret = -1, i;
+	struct perf_pmu *pmu = NULL;
+
+	signal(SIGINT, fprobe__sigint);
+	signal(SIGTERM, fprobe__sigint);
+	if (!fprobe->force_tracefs)
+		pmu = perf_pmus__find("fprobe");
+	opts.pmu_type = pmu ? (int)pmu->type : -1;
+	if (fprobe->live && !pmu) {
+		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
+		return -1;
+	}
+	/* the tracefs events need the return type of every function */
+	fprobe->probes.all_protos = !pmu;
+	if (fprobe_probes__prepare(&fprobe->probes, &fprobe_interrupted) < 0)
+		return -1;
+
+	if (pmu) {
+		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
+			fprobe->probes.nr_funcs);
+		/*
+		 * A PMU without the formats of the filters would take the
+		 * bits and ignore them: the filters are applied in user space
+		 * then, as for tracefs.
+		 */
+		opts.pmu_filters = perf_pmu__has_format(pmu, "errors") &&
+				   perf_pmu__has_format(pmu, "min_duration");
+		if ((fprobe->errors || fprobe->ropts.min_latency) && !opts.pmu_filters)
+			pr_info("perf fprobe: this fprobe PMU has no kernel-side filters (no format/errors, format/min_duration): every call is recorded, --errors and --min-latency %s\n",
+				fprobe->record_only ?
+				"are not applied, give them to perf fprobe report" :
+				"are applied in user space");
+		opts.pmu_exclude_opener = perf_pmu__has_format(pmu, "exclude_opener");
+		if (!opts.pmu_exclude_opener && target__has_cpu(&fprobe->target))
+			pr_info("perf fprobe: this fprobe PMU cannot leave perf's own calls out (no format/exclude_opener): they are traced too\n");
+		if (fprobe_pmu__set_filters(&fprobe->probes) < 0)
+			return -1;
+		if (fprobe_interrupted) {
+			pr_err("interrupted\n");
+			return -1;
+		}
+		if (fprobe->live)
+			return fprobe__live(fprobe, &opts, argc, argv);
+		return fprobe_pmu__record(&fprobe->probes, &opts, output, NULL, argc, argv);
+	}
+
+	if (fprobe->probes.nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
+		pr_err("%d functions match: the tracefs fallback takes at most %d (two fprobe events each)\n",
+		       fprobe->probes.nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
+		return -1;
+	}
+	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group, %d functions)\n",
+		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU",
+		FPROBE_GROUP, fprobe->probes.nr_funcs);
+	if (fprobe->errors || fprobe->ropts.min_latency)
+		pr_info("perf fprobe: tracefs records every call: --errors and --min-latency %s\n",
+			fprobe->record_only ? "are not applied, give them to perf fprobe report" :
+			"are applied in user space");
+	if (fprobe_tracefs__add_events(&fprobe->probes, &fprobe_interrupted) < 0)
+		goto out_remove;
+
+	if (fprobe_interrupted) {
+		pr_err("interrupted\n");
+		goto out_remove;
+	}
+	rec_argv = fprobe_tracefs__record_argv(&fprobe->probes, &opts, output, argc, argv,
+					       &rec_argc);
+	if (!rec_argv)
+		goto out_remove;
+
+	/* perf record reorders its argv: keep the strings to free them */
+	run_argv = calloc(rec_argc + 1, sizeof(*run_argv));
+	if (!run_argv)
+		goto out_free_argv;
+	memcpy(run_argv, rec_argv, rec_argc * sizeof(*run_argv));
+
+	fprobe_has_workload = argc > 0;
+	if (fprobe->duration > 0) {
+		signal(SIGALRM, fprobe__alarm);
+		alarm(fprobe->duration);
+	}
+	ret = cmd_record(rec_argc, run_argv);
+	alarm(0);
+	free(run_argv);
+out_free_argv:
+	for (i = 0; i < rec_argc; i++)
+		free((char *)rec_argv[i]);
+	free(rec_argv);
+
+out_remove:
+	fprobe_tracefs__remove_events(&fprobe->probes);
+	if (ret == 0 && fprobe_tracefs__fixup_periods(output) < 0)
+		pr_warning("failed to set the durations as periods in %s\n", output);
+	return ret;
+}
+
 static void fprobe__exit(struct perf_fprobe *fprobe)
 {
 	fprobe_probes__exit(&fprobe->probes);
@@ -2487,7 +1456,6 @@ int cmd_fprobe(int argc, const char **argv)
 {
 	struct perf_fprobe fprobe = {
 		.target		= { .uid = UINT_MAX, },
-		.pmu_type	= -1,
 		.ropts		= {
 			.sort	= "total",
 		},

@@ -211,6 +211,9 @@ struct fprobe_report {
 	size_t				nr_thread_list;
 	struct fr_call			**open;		/* fr_nest_calls()' stack */
 	size_t				alloc_open;
+	/* the frame node of the last outermost call nested, and its stack */
+	const struct fr_stack		*nest_stack;
+	struct fr_node			*nest_frame;
 	size_t				nr_calls;	/* complete calls kept by the filters */
 	bool				dropped;	/* settled calls were dropped */
 	struct fr_func			**func_list;	/* sorted, after finish */
@@ -842,8 +845,6 @@ static int fr_nest_calls(struct fprobe_report *rep, struct fr_thread *thr)
 {
 	struct fr_call *calls = thr->calls + thr->nr_settled;
 	size_t nr = thr->nr_calls - thr->nr_settled, nr_open = 0, i;
-	const struct fr_stack *last_stack = NULL;
-	struct fr_node *last_frame = NULL;
 
 	if (!nr)
 		return 0;
@@ -888,15 +889,17 @@ static int fr_nest_calls(struct fprobe_report *rep, struct fr_thread *thr)
 			u32 f;
 
 			/* the frame node of an interned stack, as the call before's */
-			if (c->stack == last_stack) {
-				node = last_frame;
+			if (c->stack == rep->nest_stack) {
+				node = rep->nest_frame;
 			} else {
 				for (f = 0; node && f < c->stack->nr; f++) {
 					node = fr_node__child(rep, node, c->stack->frames[f],
 							      FR_NODE_FRAME);
 				}
-				last_stack = c->stack;
-				last_frame = node;
+				if (!node)
+					return -ENOMEM;
+				rep->nest_stack = c->stack;
+				rep->nest_frame = node;
 			}
 			if (node)
 				node = fr_node__child(rep, node, c->fn->name, FR_NODE_CALL);

@@ -26,6 +26,14 @@ skip_if_no_fprobe() {
 	fi
 }
 
+# fprobe_events_in_tracefs: whether the kernel has fprobe events in tracefs
+fprobe_events_in_tracefs() {
+	local t=/sys/kernel/tracing
+
+	[ -f $t/README ] || t=/sys/kernel/debug/tracing
+	grep -q 'f\[:\[<group>/\]\[<event>\]\]' $t/README 2>/dev/null
+}
+
 # fprobe_path: which path perf fprobe takes on this kernel
 fprobe_path() {
 	if [ -d /sys/bus/event_source/devices/fprobe ]; then

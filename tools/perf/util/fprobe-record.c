@@ -1,0 +1,1309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recording the calls of the probes of perf fprobe (util/fprobe-probe.c),
+ * in one of two ways:
+ *
+ *  - with the fprobe PMU (/sys/bus/event_source/devices/fprobe), one event
+ *    per probe (fprobe_pmu__attr()); each completed call is one sample
+ *    whose raw data is a struct fprobe_pmu_record and whose period is the
+ *    call's duration. The PMU takes its filter as a user pointer in
+ *    config1 (see include/uapi/linux/fprobe_pmu.h): an event string cannot
+ *    carry one, so the events are built here and recorded with the evlist
+ *    and session APIs (fprobe_pmu__record()) into a perf.data file that
+ *    perf report reads as any, or handed as they come to perf fprobe
+ *    trace (struct fprobe_live);
+ *
+ *  - without it, through fprobe events in tracefs: an entry and an exit
+ *    event per function in the perf_fprobe group
+ *    (fprobe_tracefs__add_events()), which perf record records as
+ *    tracepoints (fprobe_tracefs__record_argv()), removed afterwards. The
+ *    exit samples are then given the call's duration as period and the
+ *    function as ip (fprobe_tracefs__fixup_periods()), so that perf report
+ *    ranks functions by time on this path too.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <linux/build_bug.h>
+#include <linux/err.h>
+#include <linux/fprobe_pmu.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+
+#include <internal/xyarray.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <api/fs/tracing_path.h>
+#include <traceevent/event-parse.h>
+
+#include "callchain.h"
+#include "color.h"
+#include "data.h"
+#include "debug.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "hashmap.h"
+#include "header.h"
+#include "machine.h"
+#include "mmap.h"
+#include "record.h"
+#include "sample.h"
+#include "session.h"
+#include "strbuf.h"
+#include "symbol.h"
+#include "synthetic-events.h"
+#include "target.h"
+#include "tool.h"
+#include "fprobe-call.h"
+#include "fprobe-dwarf.h"
+#include "fprobe-probe.h"
+#include "fprobe-record.h"
+
+/* ---- the tracefs path: fprobe events in dynamic_events -------------------- */
+
+static int fprobe__write_dynevent(const char *cmd, bool silent)
+{
+	char *path = get_tracing_file("dynamic_events");
+	int fd, err = 0;
+
+	if (!path)
+		return -ENOENT;
+	fd = open(path, O_WRONLY | O_APPEND);
+	put_tracing_file(path);
+	if (fd < 0)
+		return -errno;
+	pr_debug("dynamic_events: %s\n", cmd);
+	if (write(fd, cmd, strlen(cmd)) < 0) {
+		err = -errno;
+		if (!silent)
+			pr_debug("writing '%s' to dynamic_events: %s\n", cmd,
+				 strerror(errno));
+	}
+	close(fd);
+	return err;
+}
+
+static void print_tracefs_error_log(void)
+{
+	char *path = get_tracing_file("error_log");
+	char line[512];
+	FILE *fp;
+
+	if (!path)
+		return;
+	fp = fopen(path, "r");
+	put_tracing_file(path);
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp))
+		pr_err("  %s", line);
+	fclose(fp);
+}
+
+/* An event name for @func, unique among those of @probes: tracefs takes [A-Za-z0-9_] */
+static char *fprobe__event_name(const struct fprobe_probes *probes, const char *func)
+{
+	char base[40], name[56], *p;
+	int i, n = 0;
+
+	snprintf(base, sizeof(base), "%s", func);
+	for (p = base; *p; p++) {
+		if (!isalnum(*p) && *p != '_')
+			*p = '_';
+	}
+	snprintf(name, sizeof(name), "%s", base);
+again:
+	for (i = 0; i < probes->nr_funcs; i++) {
+		if (probes->funcs[i].event && !strcmp(probes->funcs[i].event, name)) {
+			snprintf(name, sizeof(name), "%s_%d", base, ++n);
+			goto again;
+		}
+	}
+	return strdup(name);
+}
+
+/**
+ * fprobe_tracefs__event_defs - the fprobe events of one function
+ * @f: the function, its event name set
+ * @entry: its entry event, 'f:perf_fprobe/EVENT FUNC PARAM=$argN:TYPE ...'
+ * @exit: its exit event, 'f:perf_fprobe/EVENT__return FUNC%return
+ *	  retval=$retval:TYPE' (no retval for a function returning void)
+ * @exit_len: the length of @exit without its retval, for a kernel that
+ *	      refuses it (a function without prototype may return void)
+ * @size: the size of @entry and @exit
+ *
+ * The parameters are those of the probe found in the function's prototype
+ * (f->param_idx), by their register, with the fetch type of their type.
+ */
+void fprobe_tracefs__event_defs(const struct fprobe_target_func *f, char *entry, char *exit,
+				size_t *exit_len, size_t size)
+{
+	const struct fprobe_probe *probe = f->probe;
+	size_t len;
+	int j;
+
+	len = scnprintf(entry, size, "f:%s/%s %s", FPROBE_GROUP, f->event, f->name);
+	for (j = 0; j < probe->nr_params; j++) {
+		const struct fprobe_param *p;
+
+		if (f->param_idx[j] < 0)
+			continue;
+		p = &f->dwarf->params[f->param_idx[j]];
+		len += scnprintf(entry + len, size - len, " %s=$arg%d:%s", p->name,
+				 p->arg + 1, fprobe_type__fetch_type(&p->type));
+	}
+
+	len = scnprintf(exit, size, "f:%s/%s__return %s%%return", FPROBE_GROUP, f->event,
+			f->name);
+	*exit_len = len;
+	if (!f->dwarf || f->dwarf->ret.kind != FPROBE_TYPE_VOID)
+		scnprintf(exit + len, size - len, " %s=$retval:%s", FPROBE_RETVAL,
+			  f->dwarf ? fprobe_type__fetch_type(&f->dwarf->ret) : "x64");
+}
+
+/**
+ * fprobe_tracefs__add_events - add the fprobe events of every function of @probes
+ * @probes: the probes, prepared (fprobe_probes__prepare())
+ * @interrupted: set by a signal handler to stop, or NULL
+ *
+ * An entry and an exit event per function, in the perf_fprobe group. An
+ * event of the same name left by an earlier run that died is replaced. On
+ * failure, the events added stay: fprobe_tracefs__remove_events() removes
+ * them.
+ *
+ * Return: 0, -1 with the error and tracefs' error_log printed.
+ */
+int fprobe_tracefs__add_events(struct fprobe_probes *probes,
+			       const sig_atomic_t *interrupted)
+{
+	char cmd[1024], exit[1024];
+	size_t exit_len;
+	int i;
+
+	for (i = 0; i < probes->nr_funcs; i++) {
+		struct fprobe_target_func *f = &probes->funcs[i];
+		int err;
+
+		if (interrupted && *interrupted) {
+			pr_err("interrupted while adding the fprobe events\n");
+			return -1;
+		}
+
+		f->event = fprobe__event_name(probes, f->name);
+		if (!f->event)
+			return -1;
+		fprobe_tracefs__event_defs(f, cmd, exit, &exit_len, sizeof(cmd));
+		err = fprobe__write_dynevent(cmd, false);
+		/* a stale event of an earlier run that died: replace it */
+		if (err == -EEXIST || err == -EBUSY) {
+			char del[128];
+
+			snprintf(del, sizeof(del), "-:%s/%s", FPROBE_GROUP, f->event);
+			fprobe__write_dynevent(del, true);
+			snprintf(del, sizeof(del), "-:%s/%s__return", FPROBE_GROUP, f->event);
+			fprobe__write_dynevent(del, true);
+			err = fprobe__write_dynevent(cmd, false);
+		}
+		if (err) {
+			pr_err("failed to add the fprobe event '%s': %s\n", cmd,
+			       strerror(-err));
+			print_tracefs_error_log();
+			return -1;
+		}
+		f->added = true;
+
+		err = fprobe__write_dynevent(exit, false);
+		if (err && !f->dwarf) {
+			/* no prototype: the kernel's BTF may know that it returns void */
+			exit[exit_len] = '\0';
+			err = fprobe__write_dynevent(exit, false);
+		}
+		if (err) {
+			pr_err("failed to add the fprobe event '%s': %s\n", exit,
+			       strerror(-err));
+			print_tracefs_error_log();
+			return -1;
+		}
+		f->added_exit = true;
+	}
+	return 0;
+}
+
+/*
+ * Remove one fprobe event. With -p, the children the target forked while
+ * perf was recording hold inherited copies of the perf events until they
+ * exit, and the kernel refuses to remove an event in use (-EBUSY): wait
+ * for them, up to FPROBE_REMOVE_WAIT_MS.
+ */
+#define FPROBE_REMOVE_WAIT_MS	5000
+#define FPROBE_REMOVE_POLL_MS	20
+
+static void fprobe__remove_event(const char *event, const char *suffix)
+{
+	char cmd[128];
+	int err, waited = 0;
+
+	snprintf(cmd, sizeof(cmd), "-:%s/%s%s", FPROBE_GROUP, event, suffix);
+	while ((err = fprobe__write_dynevent(cmd, false)) == -EBUSY &&
+	       waited < FPROBE_REMOVE_WAIT_MS) {
+		usleep(FPROBE_REMOVE_POLL_MS * 1000);
+		waited += FPROBE_REMOVE_POLL_MS;
+	}
+	if (err < 0)
+		pr_warning("failed to remove the fprobe event %s/%s%s: %s\n",
+			   FPROBE_GROUP, event, suffix, strerror(-err));
+}
+
+/* Remove the fprobe events that fprobe_tracefs__add_events() added */
+void fprobe_tracefs__remove_events(struct fprobe_probes *probes)
+{
+	int i;
+
+	for (i = 0; i < probes->nr_funcs; i++) {
+		struct fprobe_target_func *f = &probes->funcs[i];
+
+		if (f->added_exit) {
+			fprobe__remove_event(f->event, "__return");
+			f->added_exit = false;
+		}
+		if (f->added) {
+			fprobe__remove_event(f->event, "");
+			f->added = false;
+		}
+	}
+}
+
+/* The filter of each probe's fprobe PMU event: its glob, for config1 */
+int fprobe_pmu__set_filters(struct fprobe_probes *probes)
+{
+	struct fprobe_probe *probe;
+
+	list_for_each_entry(probe, &probes->list, list) {
+		probe->filter = strdup(probe->glob);
+		if (!probe->filter)
+			return -1;
+	}
+	return 0;
+}
+
+/**
+ * fprobe_tracefs__record_argv - the argv of perf record on the fprobe events
+ * @probes: the probes, their events added
+ * @opts: the target, -m
+ * @output: the perf.data to write
+ * @argc: the number of words of the command, 0 for none
+ * @argv: the command
+ * @rec_argc: set to the number of words of the argv returned
+ *
+ * Return: the argv, NULL-terminated, each word and the array to free; NULL.
+ */
+const char **fprobe_tracefs__record_argv(const struct fprobe_probes *probes,
+					 const struct fprobe_record_opts *opts,
+					 const char *output, int argc,
+					 const char **argv, int *rec_argc)
+{
+	const char **rec_argv;
+	int i, n = 0, max = 20 + 4 * probes->nr_funcs + argc;
+	char buf[256];
+
+	rec_argv = calloc(max + 1, sizeof(*rec_argv));
+	if (!rec_argv)
+		return NULL;
+
+	rec_argv[n++] = strdup("record");
+	for (i = 0; i < probes->nr_funcs; i++) {
+		snprintf(buf, sizeof(buf), "%s:%s", FPROBE_GROUP,
+			 probes->funcs[i].event);
+		rec_argv[n++] = strdup("-e");
+		rec_argv[n++] = strdup(buf);
+		snprintf(buf, sizeof(buf), "%s:%s__return", FPROBE_GROUP,
+			 probes->funcs[i].event);
+		rec_argv[n++] = strdup("-e");
+		rec_argv[n++] = strdup(buf);
+	}
+	rec_argv[n++] = strdup("--period");
+	rec_argv[n++] = strdup("--sample-cpu");
+	rec_argv[n++] = strdup("-g");
+	rec_argv[n++] = strdup("--kernel-callchains");
+	rec_argv[n++] = strdup("-o");
+	rec_argv[n++] = strdup(output);
+	if (opts->target.system_wide)
+		rec_argv[n++] = strdup("-a");
+	if (opts->target.cpu_list) {
+		rec_argv[n++] = strdup("-C");
+		rec_argv[n++] = strdup(opts->target.cpu_list);
+	}
+	if (opts->mmap_pages) {
+		snprintf(buf, sizeof(buf), "%u", opts->mmap_pages);
+		rec_argv[n++] = strdup("-m");
+		rec_argv[n++] = strdup(buf);
+	}
+	if (opts->target.pid) {
+		rec_argv[n++] = strdup("-p");
+		rec_argv[n++] = strdup(opts->target.pid);
+	}
+	if (opts->tid_target) {
+		rec_argv[n++] = strdup("-t");
+		rec_argv[n++] = strdup(opts->tid_target);
+	}
+	if (argc)
+		rec_argv[n++] = strdup("--");
+	for (i = 0; i < argc; i++)
+		rec_argv[n++] = strdup(argv[i]);
+
+	for (i = 0; i < n; i++) {
+		if (!rec_argv[i]) {
+			while (n--)
+				free((char *)rec_argv[n]);
+			free(rec_argv);
+			return NULL;
+		}
+		pr_debug("%s ", rec_argv[i]);
+	}
+	pr_debug("\n");
+	*rec_argc = n;
+	return rec_argv;
+}
+
+/* ---- recording through the fprobe PMU ----------------------------------- */
+
+/*
+ * The fprobe PMU takes its filter as a user pointer in config1 (see
+ * include/uapi/linux/fprobe_pmu.h): an event string cannot carry one, so
+ * the events are built here, one per probe, and recorded with the evlist
+ * and session APIs into a perf.data file that perf report reads as any.
+ */
+/*
+ * Records the fprobe PMU events into a perf.data file, or, for perf fprobe
+ * trace (@live), hands each event to its reader as it comes: the events go
+ * to @machine (comms, maps), the samples to live->sample().
+ */
+struct fprobe_recorder {
+	struct perf_tool	tool;
+	struct perf_data	data;
+	struct perf_session	*session;
+	struct evlist		*evlist;
+	struct fprobe_live	*live;
+	struct machine		*machine;
+	u64			bytes;
+};
+
+static sig_atomic_t fprobe_done;
+static sig_atomic_t fprobe_child_done;
+
+static void fprobe__sig_done(int sig)
+{
+	if (sig == SIGCHLD)
+		fprobe_child_done = 1;
+	fprobe_done = 1;
+}
+
+static sig_atomic_t fprobe_exec_errno;
+
+static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
+				void *ucontext __maybe_unused)
+{
+	fprobe_exec_errno = info->si_value.sival_int;
+	fprobe_child_done = 1;
+	fprobe_done = 1;
+}
+
+static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
+{
+	if (rec->live)
+		return 0;
+	if (perf_data__write(&rec->data, buf, size) < 0) {
+		pr_err("failed to write %s: %s\n", rec->data.path, strerror(errno));
+		return -1;
+	}
+	rec->bytes += size;
+	return 0;
+}
+
+/*
+ * The first and last sample times, for the header (HEADER_SAMPLE_TIME), as
+ * perf record writes them: perf fprobe report --time and perf report
+ * --time take percentages of the recording from them. The ring buffers of
+ * the CPUs are read in turn, so the samples come in no order of time.
+ */
+static void fprobe_recorder__sample_time(struct fprobe_recorder *rec,
+					 union perf_event *event)
+{
+	struct evlist *evlist = rec->evlist;
+	u64 time;
+
+	if (event->header.type != PERF_RECORD_SAMPLE ||
+	    evlist__parse_sample_timestamp(evlist, event, &time) < 0 || !time)
+		return;
+	if (!evlist->first_sample_time || time < evlist->first_sample_time)
+		evlist->first_sample_time = time;
+	if (time > evlist->last_sample_time)
+		evlist->last_sample_time = time;
+}
+
+static int fprobe_recorder__process(const struct perf_tool *tool,
+				    union perf_event *event,
+				    struct perf_sample *sample __maybe_unused,
+				    struct machine *machine __maybe_unused)
+{
+	struct fprobe_recorder *rec = container_of(tool, struct fprobe_recorder, tool);
+	struct perf_sample none;
+
+	if (rec->live) {
+		/* a synthesized event: its comm or map for the live output */
+		memset(&none, 0, sizeof(none));
+		return machine__process_event(rec->machine, event, &none);
+	}
+	return fprobe_recorder__write(rec, event, event->header.size);
+}
+
+/* perf fprobe trace: one event of the ring buffers */
+static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *event)
+{
+	struct fprobe_live *live = rec->live;
+	struct perf_sample sample;
+	struct evsel *evsel;
+
+	memset(&sample, 0, sizeof(sample));
+	if (evlist__parse_sample(rec->evlist, event, &sample) < 0) {
+		live->nr_bad++;
+		return 0;
+	}
+	switch (event->header.type) {
+	case PERF_RECORD_SAMPLE:
+		evsel = evlist__id2evsel(rec->evlist, sample.id);
+		if (!evsel)
+			return 0;
+		return live->sample(live, evsel, &sample, rec->machine);
+	case PERF_RECORD_LOST:
+		live->nr_lost += event->lost.lost;
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		live->nr_lost += event->lost_samples.lost;
+		return 0;
+	case PERF_RECORD_KSYMBOL:
+		if (live->ksymbol)
+			live->ksymbol(live);
+		return machine__process_event(rec->machine, event, &sample);
+	default:
+		return machine__process_event(rec->machine, event, &sample);
+	}
+}
+
+/* perf fprobe trace: an event read from a ring buffer, to print in time order */
+struct fprobe_live_event {
+	u64			time;
+	size_t			seq;
+	union perf_event	*event;
+};
+
+static int fprobe_live_event__cmp(const void *a, const void *b)
+{
+	const struct fprobe_live_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * perf fprobe trace: what the ring buffers of all CPUs hold, in time order,
+ * so that the comm of a task (from a COMM event in the buffer of another
+ * CPU) is known when its calls are printed
+ */
+static int fprobe_recorder__drain_live(struct fprobe_recorder *rec)
+{
+	struct fprobe_live_event *evs = NULL, *tmp;
+	size_t nr = 0, alloc = 0, i;
+	int m, err = 0;
+
+	for (m = 0; m < rec->evlist->core.nr_mmaps; m++) {
+		struct perf_mmap *map = &rec->evlist->mmap[m].core;
+		union perf_event *event;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((event = perf_mmap__read_event(map)) != NULL) {
+			if (nr == alloc) {
+				alloc = alloc ? 2 * alloc : 256;
+				tmp = realloc(evs, alloc * sizeof(*evs));
+				if (!tmp) {
+					err = -ENOMEM;
+					break;
+				}
+				evs = tmp;
+			}
+			evs[nr].event = memdup(event, event->header.size);
+			if (!evs[nr].event) {
+				err = -ENOMEM;
+				break;
+			}
+			if (evlist__parse_sample_timestamp(rec->evlist, event, &evs[nr].time) < 0)
+				evs[nr].time = 0;
+			evs[nr].seq = nr;
+			rec->bytes += event->header.size;
+			nr++;
+			perf_mmap__consume(map);
+		}
+		perf_mmap__read_done(map);
+		if (err)
+			break;
+	}
+	qsort(evs, nr, sizeof(*evs), fprobe_live_event__cmp);
+	for (i = 0; i < nr; i++) {
+		if (!err)
+			err = fprobe_recorder__live(rec, evs[i].event);
+		free(evs[i].event);
+	}
+	free(evs);
+	return err ? -1 : 0;
+}
+
+/* Move what the ring buffers hold into the file (or print it, live) */
+static int fprobe_recorder__drain(struct fprobe_recorder *rec)
+{
+	struct perf_event_header round = {
+		.type	= PERF_RECORD_FINISHED_ROUND,
+		.size	= sizeof(round),
+	};
+	u64 before = rec->bytes;
+	int i;
+
+	if (rec->live)
+		return fprobe_recorder__drain_live(rec);
+
+	for (i = 0; i < rec->evlist->core.nr_mmaps; i++) {
+		struct perf_mmap *map = &rec->evlist->mmap[i].core;
+		union perf_event *event;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((event = perf_mmap__read_event(map)) != NULL) {
+			int err;
+
+			fprobe_recorder__sample_time(rec, event);
+			err = fprobe_recorder__write(rec, event, event->header.size);
+
+			perf_mmap__consume(map);
+			if (err)
+				return -1;
+		}
+		perf_mmap__read_done(map);
+	}
+	/*
+	 * As perf record: every ring buffer was read once, so a reader can
+	 * sort and deliver the events before the round before this one, and
+	 * need not hold the whole recording (the report then keeps only the
+	 * calls of the threads not settled, see fprobe_report__settle()).
+	 */
+	if (rec->bytes != before &&
+	    fprobe_recorder__write(rec, &round, sizeof(round)) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * The records the kernel could not put in the ring buffers, and the calls
+ * fprobe missed (nmissed), read with PERF_FORMAT_LOST: written as
+ * PERF_RECORD_LOST_SAMPLES, which perf fprobe report and perf report show.
+ */
+static int fprobe_recorder__lost(struct fprobe_recorder *rec, u64 *nr_lost)
+{
+	struct perf_record_lost_samples_and_ids lost;
+	struct evsel *evsel;
+	int x, y;
+
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct xyarray *xy = evsel->core.sample_id;
+		u64 sample_type = evsel->core.attr.sample_type;
+
+		if (!xy || !evsel->core.fd)
+			continue;
+		for (x = 0; x < xyarray__max_x(xy); x++) {
+			for (y = 0; y < xyarray__max_y(xy); y++) {
+				struct perf_counts_values count = { .lost = 0, };
+				struct perf_sample sample = { .id = 0, };
+				struct perf_sample_id *sid;
+				size_t id_size;
+
+				if (perf_evsel__read(&evsel->core, x, y, &count) < 0) {
+					pr_err("failed to read the lost count of %s\n",
+					       evsel__name(evsel));
+					return -1;
+				}
+				if (!count.lost)
+					continue;
+				*nr_lost += count.lost;
+				memset(&lost, 0, sizeof(lost));
+				lost.lost.header.type = PERF_RECORD_LOST_SAMPLES;
+				lost.lost.lost = count.lost;
+				sid = xyarray__entry(xy, x, y);
+				sample.id = sid->id;
+				id_size = perf_event__synthesize_id_sample(lost.sample_ids,
+									   sample_type, &sample);
+				lost.lost.header.size = sizeof(lost.lost) + id_size;
+				if (fprobe_recorder__write(rec, &lost, lost.lost.header.size) < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * fprobe_pmu__attr - the fprobe PMU event of a probe
+ * @probe: the probe, its filter set (fprobe_pmu__set_filters())
+ * @probes: its probes, for the not-filter (-N) in config2
+ * @opts: the PMU's type and formats, the kernel-side filters
+ * @attr: set to the event, with the ABI of include/uapi/linux/fprobe_pmu.h
+ *
+ * Return: 0, -E2BIG if the filter is longer than the PMU takes.
+ */
+int fprobe_pmu__attr(const struct fprobe_probe *probe, const struct fprobe_probes *probes,
+		     const struct fprobe_record_opts *opts, struct perf_event_attr *attr)
+{
+	BUILD_BUG_ON(FPROBE_CALL_MAX_ARGS > FPROBE_PMU_MAX_ARGS);
+	if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX)
+		return -E2BIG;
+	memset(attr, 0, sizeof(*attr));
+	attr->type = opts->pmu_type;
+	attr->size = sizeof(*attr);
+	attr->config = probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK;
+	attr->config1 = (u64)(uintptr_t)probe->filter;
+	attr->config2 = (u64)(uintptr_t)probes->notrace;
+	attr->sample_period = 1;
+	/* the kernel-side filters: records only of the calls wanted */
+	if (opts->pmu_filters) {
+		attr->config3 = opts->min_latency;
+		if (opts->errors)
+			attr->config |= FPROBE_PMU_CONFIG_ERRORS;
+	}
+	/* perf's own reads and writes of the records are not traced */
+	if (opts->pmu_exclude_opener)
+		attr->config |= FPROBE_PMU_CONFIG_EXCLUDE_OPENER;
+	return 0;
+}
+
+/**
+ * fprobe_pmu__event_name - the name of the event of a probe
+ * @probe: the probe
+ *
+ * FPROBE_PMU_EVSEL:GLOB, or with parameters FPROBE_PMU_EVSEL:GLOB(NAME,...):
+ * perf fprobe report shows the parameters named there.
+ *
+ * Return: the name, to free; NULL.
+ */
+char *fprobe_pmu__event_name(const struct fprobe_probe *probe)
+{
+	struct strbuf name;
+	int i;
+
+	if (strbuf_init(&name, 64) < 0)
+		return NULL;
+	strbuf_addf(&name, "%s:%s", FPROBE_PMU_EVSEL, probe->glob);
+	for (i = 0; i < probe->nr_params; i++)
+		strbuf_addf(&name, "%c%s", i ? ',' : '(', probe->params[i]);
+	if (probe->nr_params)
+		strbuf_addch(&name, ')');
+	return strbuf_detach(&name, NULL);
+}
+
+/* One fprobe PMU event for @probe */
+static int fprobe__add_pmu_evsel(const struct fprobe_probes *probes,
+				 const struct fprobe_record_opts *opts,
+				 struct fprobe_probe *probe, struct evlist *evlist)
+{
+	struct perf_event_attr attr;
+	struct evsel *evsel;
+
+	if (fprobe_pmu__attr(probe, probes, opts, &attr) < 0) {
+		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
+		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
+		return -1;
+	}
+	evsel = evsel__new(&attr);
+	if (!evsel)
+		return -1;
+	/* the first event alone carries the comm, mmap and task events */
+	evsel->tracking = evlist->core.nr_entries == 0;
+	evsel->name = fprobe_pmu__event_name(probe);
+	if (!evsel->name) {
+		evsel__delete(evsel);
+		return -1;
+	}
+	evlist__add(evlist, evsel);
+	return 0;
+}
+
+static void fprobe_recorder__init_features(struct fprobe_recorder *rec)
+{
+	struct perf_header *header = &rec->session->header;
+	int feat;
+
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		perf_header__set_feat(header, feat);
+	/* what perf record leaves out without these options */
+	perf_header__clear_feat(header, HEADER_BUILD_ID);
+	perf_header__clear_feat(header, HEADER_TRACING_DATA);
+	perf_header__clear_feat(header, HEADER_BRANCH_STACK);
+	perf_header__clear_feat(header, HEADER_AUXTRACE);
+	perf_header__clear_feat(header, HEADER_CLOCKID);
+	perf_header__clear_feat(header, HEADER_CLOCK_DATA);
+	perf_header__clear_feat(header, HEADER_DIR_FORMAT);
+	perf_header__clear_feat(header, HEADER_COMPRESSED);
+	perf_header__clear_feat(header, HEADER_STAT);
+}
+
+/* The kernel and module maps, and the threads of the target, for perf report */
+static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
+				       struct target *target)
+{
+	struct machine *machine = rec->machine;
+	struct perf_tool *tool = &rec->tool;
+
+	if (perf_event__synthesize_kernel_mmap(tool, fprobe_recorder__process, machine) < 0)
+		pr_warning("failed to synthesize the kernel map: kernel symbols may be missing\n");
+	if (perf_event__synthesize_modules(tool, fprobe_recorder__process, machine) < 0)
+		pr_warning("failed to synthesize the module maps\n");
+	/* a task of -p may exit meanwhile: its comm is then missing, no more */
+	if (target__has_task(target)) {
+		if (perf_event__synthesize_thread_map(tool, rec->evlist->core.threads,
+						      fprobe_recorder__process,
+						      machine, false, false) < 0)
+			pr_warning("failed to synthesize the comm of the traced tasks (did they exit?)\n");
+		return 0;
+	}
+	if (target__has_cpu(target))
+		return perf_event__synthesize_threads(tool, fprobe_recorder__process,
+						      machine, false, false, 1);
+	return 0;
+}
+
+/*
+ * Whether every event hung up (POLLHUP: its task exited), after
+ * evlist__poll(). A hung up event is not polled again (its fd in the poll
+ * set is -1: poll() would return at once for it until the others hang up
+ * too) but keeps its ring buffer. Not evlist__filter_pollfd(): it drops the
+ * references of the hung up events to their ring buffers, and the records
+ * still in a buffer that loses its last one are gone before the final
+ * drain.
+ */
+static bool fprobe__hung_up(struct evlist *evlist)
+{
+	struct fdarray *fda = &evlist->core.pollfd;
+	int i, gone = 0;
+
+	for (i = 0; i < fda->nr; i++) {
+		if (fda->entries[i].fd >= 0 &&
+		    (fda->entries[i].revents & (POLLERR | POLLHUP)))
+			fda->entries[i].fd = -1;
+		gone += fda->entries[i].fd < 0;
+	}
+	return fda->nr > 0 && gone == fda->nr;
+}
+
+/**
+ * fprobe_pmu__record - record the fprobe PMU events of the probes
+ * @probes: the probes, prepared, their filters set (fprobe_pmu__set_filters())
+ * @ropts: the target, -m, --duration, the PMU and its filters
+ * @output: the perf.data to write, unless @live
+ * @live: perf fprobe trace: no file, each event to @live as it comes; or NULL
+ * @argc: the number of words of the command to run, 0 for none
+ * @argv: the command
+ *
+ * One event per probe, recorded with the evlist and session APIs, as perf
+ * record would, until the command ends, the tasks of -p or -t exit, Ctrl-C
+ * or --duration. The records the kernel could not write, and the calls
+ * fprobe missed, are written as PERF_RECORD_LOST_SAMPLES (or counted in
+ * live->nr_lost).
+ *
+ * Return: 0, -1 with the error printed.
+ */
+int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_opts *ropts,
+		       const char *output, struct fprobe_live *live, int argc,
+		       const char **argv)
+{
+	struct record_opts opts = {
+		.target		= ropts->target,
+		.sample_time	= true,
+		.period		= true,
+		.period_set	= true,
+		.raw_samples	= true,
+		.sample_cpu	= true,
+		.kernel_callchains = true,
+		.mmap_pages	= ropts->mmap_pages ?: UINT_MAX,
+		.user_freq	= UINT_MAX,
+		.user_interval	= ULLONG_MAX,
+		.no_inherit	= ropts->no_inherit,
+	};
+	struct callchain_param callchain = {
+		.enabled	= true,
+		.record_mode	= CALLCHAIN_FP,
+		.max_stack	= PERF_MAX_STACK_DEPTH,
+	};
+	struct fprobe_recorder rec = {
+		.data = {
+			.path	= output,
+			.mode	= PERF_DATA_MODE_WRITE,
+		},
+		.live	= live,
+	};
+	struct fprobe_probe *probe;
+	struct evsel *evsel;
+	char errbuf[BUFSIZ];
+	u64 nr_lost = 0;
+	int fd = -1, ret = -1;
+
+	fprobe_done = 0;
+	fprobe_child_done = 0;
+	fprobe_exec_errno = 0;
+	rec.evlist = evlist__new();
+	if (!rec.evlist)
+		return -1;
+	list_for_each_entry(probe, &probes->list, list) {
+		if (fprobe__add_pmu_evsel(probes, ropts, probe, rec.evlist) < 0)
+			goto out_delete_evlist;
+	}
+	opts.target.uses_mmap = true;
+	opts.target.default_per_cpu = true;
+	if (evlist__create_maps(rec.evlist, &opts.target) < 0) {
+		pr_err("failed to create the CPU and thread maps\n");
+		goto out_delete_evlist;
+	}
+	evlist__config(rec.evlist, &opts, &callchain);
+
+	signal(SIGCHLD, fprobe__sig_done);
+	signal(SIGINT, fprobe__sig_done);
+	signal(SIGTERM, fprobe__sig_done);
+	signal(SIGALRM, fprobe__sig_done);
+	if (argc && evlist__prepare_workload(rec.evlist, &opts.target, argv,
+					     false, fprobe__exec_failed) < 0) {
+		pr_err("failed to start the workload %s\n", argv[0]);
+		goto out_delete_evlist;
+	}
+
+	if (evlist__open(rec.evlist) < 0) {
+		evsel = evlist__first(rec.evlist);
+		if (errno == E2BIG) {
+			pr_err("failed to open the fprobe PMU events: %s\n",
+			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
+			goto out_close;
+		}
+		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));
+		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
+		goto out_close;
+	}
+	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
+		pr_err("failed to mmap the ring buffers: %s\n",
+		       str_error_r(errno, errbuf, sizeof(errbuf)));
+		goto out_close;
+	}
+
+	perf_tool__init(&rec.tool, /*ordered_events=*/false);
+	symbol__init(NULL);
+	if (live) {
+		/* no file: the symbols and comms of the calls, in live's machine */
+		rec.machine = live->machine;
+		if (fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
+			pr_err("failed to set up the live output\n");
+			goto out_close;
+		}
+		if (live->start)
+			live->start(live);
+		goto start;
+	}
+	rec.session = perf_session__new(&rec.data, &rec.tool);
+	if (IS_ERR(rec.session)) {
+		pr_err("failed to create %s\n", output);
+		rec.session = NULL;
+		goto out_close;
+	}
+	fd = perf_data__fd(&rec.data);
+	rec.session->evlist = rec.evlist;
+	rec.machine = &rec.session->machines.host;
+	perf_session__set_id_hdr_size(rec.session);
+	fprobe_recorder__init_features(&rec);
+	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
+	    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
+		pr_err("failed to write the header of %s\n", output);
+		goto out_close;
+	}
+
+start:
+	if (ropts->duration > 0)
+		alarm(ropts->duration);
+	/*
+	 * As perf record: the events of a task are enabled at its exec, the
+	 * others (-A, -C, -p) here, also with a command
+	 */
+	if (!target__none(&opts.target))
+		evlist__enable(rec.evlist);
+	if (argc)
+		evlist__start_workload(rec.evlist);
+
+	while (!fprobe_done && !(ropts->interrupted && *ropts->interrupted)) {
+		u64 before = rec.bytes;
+
+		if (fprobe_recorder__drain(&rec) < 0)
+			goto out_disable;
+		if (live)
+			fflush(stdout);
+		if (rec.bytes != before)
+			continue;
+		evlist__poll(rec.evlist, 100);
+		/* -p: the tasks are gone when all their events hung up */
+		if (fprobe__hung_up(rec.evlist))
+			fprobe_done = 1;
+	}
+	alarm(0);
+	if (fprobe_exec_errno) {
+		pr_err("failed to run %s: %s\n", argv[0],
+		       str_error_r(fprobe_exec_errno, errbuf, sizeof(errbuf)));
+		goto out_disable;
+	}
+	evlist__disable(rec.evlist);
+	if (fprobe_recorder__drain(&rec) < 0 ||
+	    fprobe_recorder__lost(&rec, &nr_lost) < 0)
+		goto out_close;
+
+	if (live) {
+		fflush(stdout);
+		live->nr_lost += nr_lost;
+		ret = 0;
+		goto out_close;
+	}
+	rec.session->header.data_size = rec.bytes;
+	if (perf_session__write_header(rec.session, rec.evlist, fd, true) < 0) {
+		pr_err("failed to finish %s\n", output);
+		goto out_close;
+	}
+	pr_info("perf fprobe: %" PRIu64 " bytes written to %s", rec.bytes, output);
+	if (nr_lost)
+		pr_info(", %" PRIu64 " records LOST", nr_lost);
+	pr_info("\n");
+	ret = 0;
+	goto out_close;
+
+out_disable:
+	evlist__disable(rec.evlist);
+	goto out_close;
+out_close:
+	if (argc && rec.evlist->workload.pid > 0) {
+		int status;
+
+		/* stopped by Ctrl-C, --duration or an error: end it, as perf record does */
+		if (!fprobe_child_done)
+			kill(rec.evlist->workload.pid, SIGTERM);
+		waitpid(rec.evlist->workload.pid, &status, 0);
+	}
+	evlist__close(rec.evlist);
+	if (rec.session) {
+		rec.session->evlist = NULL;
+		perf_session__delete(rec.session);
+	}
+out_delete_evlist:
+	evlist__for_each_entry(rec.evlist, evsel) {
+		if (live && live->evsel_delete)
+			live->evsel_delete(live, evsel);
+	}
+	evlist__delete(rec.evlist);
+	return ret;
+}
+
+/* ---- perf fprobe trace's and --calls' lines ----------------------------------- */
+
+static void fprobe__print_value(const struct fprobe_type *type, u64 val, FILE *fp)
+{
+	char buf[128];
+
+	if (type) {
+		fprobe_type__scnprintf(type, val, buf, sizeof(buf));
+		fputs(buf, fp);
+	} else {
+		fprintf(fp, "%#" PRIx64, val);
+	}
+}
+
+/**
+ * fprobe_call__fprintf - print a call as perf fprobe trace and --calls do
+ * @c: the call
+ * @arg_mask: the arguments of @c to print, bit 0 for args[0]
+ * @proto: its function's prototype (the parameters' names and types), or NULL
+ * @comm: the comm of its thread (perf fprobe trace), or NULL (--calls)
+ * @fp: where to
+ *
+ * "time tid cpu duration  func(args) = ret", indented by c->depth; with
+ * @comm, "time cpu comm/tid duration ...", and an error code returned in
+ * red on a terminal. An argument without a parameter of @proto is argN=
+ * (arg1 the first) in hex, as is a return value without its type; a
+ * function returning void has no '= ret'.
+ */
+void fprobe_call__fprintf(const struct fprobe_call *c, u32 arg_mask,
+			  const struct fprobe_func *proto, const char *comm, FILE *fp)
+{
+	const char *name = c->name ?: "[unknown]";
+	bool first = true;
+	u32 a;
+
+	if (comm)
+		fprintf(fp, "%16.9f %3d %16s/%-7d ", c->entry_time / 1e9, c->cpu, comm, c->tid);
+	else
+		fprintf(fp, "  %16.9f %7d %3d  ", c->entry_time / 1e9, c->tid, c->cpu);
+	if (c->flags & FPROBE_CALL_ENTRY && c->flags & FPROBE_CALL_EXIT)
+		fprintf(fp, "%9.3f us  ", c->duration / 1e3);
+	else
+		fprintf(fp, "%12s  ", c->flags & FPROBE_CALL_EXIT ?
+			"(no entry)" : "(no exit)");
+	fprintf(fp, "%*s%s(", 2 * c->depth, "", name);
+	for (a = 0; a < c->nargs && a < FPROBE_CALL_MAX_ARGS; a++) {
+		const struct fprobe_param *p = NULL;
+
+		if (!(arg_mask & (1U << a)))
+			continue;
+		if (proto)
+			p = fprobe_func__param_at(proto, a);
+		fprintf(fp, "%s", first ? "" : ", ");
+		first = false;
+		if (p)
+			fprintf(fp, "%s=", p->name);
+		else
+			fprintf(fp, "arg%u=", a + 1);
+		fprobe__print_value(p ? &p->type : NULL, c->args[a], fp);
+	}
+	fprintf(fp, ")");
+	if (c->flags & FPROBE_CALL_EXIT &&
+	    !(proto && proto->ret.kind == FPROBE_TYPE_VOID)) {
+		const struct fprobe_type *ret = proto ? &proto->ret : NULL;
+		char buf[128];
+
+		fprintf(fp, " = ");
+		if (ret)
+			fprobe_type__scnprintf(ret, c->retval, buf, sizeof(buf));
+		else
+			scnprintf(buf, sizeof(buf), "%#" PRIx64, c->retval);
+		if (comm && fprobe_type__is_error(ret, c->retval))
+			color_fprintf(fp, PERF_COLOR_RED, "%s", buf);
+		else
+			fprintf(fp, "%s", buf);
+	}
+	fprintf(fp, "\n");
+}
+
+/* ---- period fixup of the tracefs path ------------------------------------ */
+
+/* Whether the tracefs event @name is an exit event (FUNC__return) */
+bool fprobe_tracefs__is_exit(const char *name)
+{
+	size_t n = strlen(name), m = strlen("__return");
+
+	return n >= m && !strcmp(name + n - m, "__return");
+}
+
+static size_t tid_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool tid_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+struct fprobe_fix {
+	u64	time;
+	u64	func;
+	__u64	*period;	/* in the mapped file */
+	__u64	*ip;
+	s32	tid;
+	bool	exit;
+	u32	order;
+};
+
+static int fprobe_fix__cmp(const void *a, const void *b)
+{
+	const struct fprobe_fix *fa = a, *fb = b;
+
+	if (fa->time != fb->time)
+		return fa->time < fb->time ? -1 : 1;
+	return fa->order < fb->order ? -1 : 1;
+}
+
+/* Where the u64 of @bit is in the sample array, or NULL */
+static __u64 *sample_field(union perf_event *event, u64 type, u64 bit)
+{
+	static const u64 order[] = {
+		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
+	};
+	__u64 *array = event->sample.array;
+	size_t i;
+
+	if (!(type & bit))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (order[i] == bit)
+			return array;
+		if (type & order[i])
+			array++;
+	}
+	return NULL;
+}
+
+/**
+ * fprobe_tracefs__fixup_periods - durations as periods in a tracefs recording
+ * @path: the perf.data perf record wrote
+ *
+ * Give each paired exit sample of a tracefs recording the duration of its
+ * call as period and the function as ip: perf report then ranks functions
+ * by time. The data section is a plain sequence of records (perf record
+ * without -z or --threads): it is mapped shared, of any size, and the
+ * fields are changed in place.
+ *
+ * Return: 0, -1.
+ */
+int fprobe_tracefs__fixup_periods(const char *path)
+{
+	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_READ };
+	struct perf_session *session;
+	struct fprobe_fix *fixes = NULL;
+	size_t nr = 0, alloc = 0, i;
+	struct hashmap *stacks = NULL;
+	struct perf_tool tool;
+	u64 off, size, pos, map_off = 0, map_len = 0;
+	void *map = MAP_FAILED;
+	struct stat st;
+	char *buf = NULL;
+	int fd = -1, err = -1;
+
+	perf_tool__init(&tool, /*ordered_events=*/false);
+	session = perf_session__new(&data, &tool);
+	if (IS_ERR(session))
+		return -1;
+	if (session->header.needs_swap || session->evlist->core.nr_entries == 0)
+		goto out_delete;
+
+	off = session->header.data_offset;
+	size = session->header.data_size;
+	stacks = hashmap__new(tid_hash, tid_equal, NULL);
+	fd = open(path, O_RDWR);
+	if (fd < 0 || IS_ERR(stacks))
+		goto out_free;
+	if (!size) {
+		err = 0;
+		goto out_free;
+	}
+	/* a data section beyond the file's end would fault, not fail */
+	if (fstat(fd, &st) || off + size < off || off + size > (u64)st.st_size ||
+	    size > SIZE_MAX / 2) {
+		pr_err("%s: its data section is not within the file\n", path);
+		goto out_free;
+	}
+	map_off = off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
+	map_len = size + (off - map_off);
+	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, map_off);
+	if (map == MAP_FAILED)
+		goto out_free;
+	buf = (char *)map + (off - map_off);
+
+	for (pos = 0; pos + sizeof(struct perf_event_header) <= size;) {
+		union perf_event *event = (union perf_event *)(buf + pos);
+		struct perf_sample sample;
+		struct evsel *evsel;
+		struct fprobe_fix *fix;
+
+		if (event->header.size < sizeof(event->header) ||
+		    pos + event->header.size > size)
+			break;
+		pos += event->header.size;
+		if (event->header.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (evlist__parse_sample(session->evlist, event, &sample) < 0)
+			continue;
+		evsel = evlist__id2evsel(session->evlist, sample.id);
+		if (!evsel || !evsel->tp_format ||
+		    strcmp(evsel->tp_format->system, FPROBE_GROUP))
+			continue;
+		if (nr == alloc) {
+			struct fprobe_fix *tmp;
+
+			alloc = alloc ? alloc * 2 : 1024;
+			tmp = realloc(fixes, alloc * sizeof(*fixes));
+			if (!tmp)
+				goto out_free;
+			fixes = tmp;
+		}
+		fix = &fixes[nr];
+		fix->time = sample.time;
+		fix->tid = sample.tid;
+		fix->order = nr;
+		fix->exit = fprobe_tracefs__is_exit(evsel->tp_format->name);
+		fix->func = evsel__intval(evsel, &sample,
+					  fix->exit ? "__probe_func" : "__probe_ip");
+		fix->period = sample_field(event, evsel->core.attr.sample_type,
+					   PERF_SAMPLE_PERIOD);
+		fix->ip = sample_field(event, evsel->core.attr.sample_type,
+				       PERF_SAMPLE_IP);
+		nr++;
+	}
+	qsort(fixes, nr, sizeof(*fixes), fprobe_fix__cmp);
+
+	/*
+	 * The calls open on each thread, innermost first: a stack per tid,
+	 * linked through the index of the entry below (kept in ->order, no
+	 * longer needed once sorted).
+	 */
+	for (i = 0; i < nr; i++) {
+		struct fprobe_fix *fix = &fixes[i];
+		long key = fix->tid, prev = -1;
+
+		hashmap__find(stacks, key, &prev);
+		if (!fix->exit) {
+			fix->order = (u32)prev;
+			hashmap__insert(stacks, key, (long)i, HASHMAP_SET, NULL, NULL);
+			continue;
+		}
+		/* the innermost open entry of the same function */
+		while (prev >= 0 && fixes[prev].func != fix->func)
+			prev = (s32)fixes[prev].order;
+		if (prev < 0)
+			continue;	/* exit without entry: keep period 1 */
+		if (fix->period)
+			*fix->period = max_t(u64, fix->time - fixes[prev].time, 1);
+		if (fix->ip)
+			*fix->ip = fix->func;
+		/* calls above it lost their exit: they leave the stack too */
+		prev = (s32)fixes[prev].order;
+		if (prev >= 0)
+			hashmap__insert(stacks, key, prev, HASHMAP_SET, NULL, NULL);
+		else
+			hashmap__delete(stacks, key, NULL, NULL);
+	}
+
+	err = 0;	/* the writes are in the page cache: munmap() keeps them */
+out_free:
+	if (map != MAP_FAILED)
+		munmap(map, map_len);
+	if (fd >= 0)
+		close(fd);
+	if (!IS_ERR_OR_NULL(stacks))
+		hashmap__free(stacks);
+	free(fixes);
+out_delete:
+	perf_session__delete(session);
+	return err;
+}
