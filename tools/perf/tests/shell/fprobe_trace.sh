@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe trace: calls printed live, --errors, -p target exit (exclusive)
+# perf fprobe trace: calls printed live, --errors (DWARF, BTF only), -p target exit (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf fprobe trace prints each call as its record comes, while the
@@ -74,6 +74,33 @@ eisdir=$(grep -c ' cat/[0-9]* .* vfs_read(.*) = -21$' "$tmpdir/out" || true)
 echo "--errors: $calls calls printed, $eisdir of them cat's EISDIR"
 [ "$eisdir" -ge 1 ] || fail "--errors: the EISDIR read is not printed: $(cat "$tmpdir/out")"
 [ "$eisdir" -eq "$calls" ] || fail "--errors: calls that did not fail: $(cat "$tmpdir/out")"
+
+# The same on a kernel with BTF only (a distribution kernel): every place
+# perf fprobe looks for a vmlinux hidden under an empty tmpfs, -V types
+# vfs_read's parameters from BTF, and --errors prints the failing calls
+# only, the return values typed from BTF
+hide=
+for d in "/lib/modules/$(uname -r)" /usr/lib/debug /boot; do
+	[ -d "$d" ] && hide="$hide mount -t tmpfs none '$d' &&"
+done
+if [ -n "$hide" ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	work='dd if=/dev/zero of=/dev/null bs=1 count=30 2>/dev/null; cat / 2>/dev/null; true'
+	unshare -m sh -c "$hide
+		perf fprobe -V vfs_read >$tmpdir/btf.vars &&
+		perf fprobe trace -a 'vfs_read count' --errors -- sh -c '$work'" \
+		>"$tmpdir/out" 2>"$tmpdir/err" ||
+		fail "BTF only: exit $?: $(cat "$tmpdir/err")"
+	grep -q '^  from the BTF of /sys/kernel/btf/vmlinux$' "$tmpdir/btf.vars" ||
+		fail "BTF only: -V does not read BTF: $(head -3 "$tmpdir/btf.vars")"
+	grep -Eq '^  arg3 +count +size_t +u64$' "$tmpdir/btf.vars" ||
+		fail "BTF only: -V vfs_read: count is not size_t/u64: $(cat "$tmpdir/btf.vars")"
+	calls=$(grep -c ' vfs_read(' "$tmpdir/out" || true)
+	eisdir=$(grep -c ' cat/[0-9]* .* vfs_read(count=[0-9]*) = -21$' "$tmpdir/out" || true)
+	echo "BTF only, --errors: $calls calls printed, $eisdir of them cat's EISDIR"
+	if [ "$eisdir" -lt 1 ] || [ "$eisdir" -ne "$calls" ]; then
+		fail "BTF only, --errors: $(cat "$tmpdir/out")"
+	fi
+fi
 
 # -p: the task sleeps until the test has seen one of its sleeps printed,
 # then exits; perf fprobe trace ends by itself with it
