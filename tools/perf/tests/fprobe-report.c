@@ -59,6 +59,31 @@ static const struct test_call test_calls[] = {
 	{ "vfs_read",		200,     0,   500, 0, FPROBE_CALL_EXIT },
 };
 
+/* Add test_calls[@i] to @rep, its cookie i + 1 */
+static int add_test_call(struct fprobe_report *rep, size_t i)
+{
+	const struct test_call *t = &test_calls[i];
+	struct fprobe_call call = {
+		.func		= 0xffffffff81000000ULL + i,
+		.name		= t->name,
+		.ret_ip		= 0xffffffff81100000ULL + i,
+		.entry_time	= t->entry,
+		.duration	= t->duration,
+		.retval		= t->duration / 1000,
+		.args		= { i },
+		.nargs		= 1,
+		.depth		= t->depth,
+		.flags		= t->flags,
+		.pid		= 100,
+		.tid		= t->tid,
+		.nr_stack	= 2,
+		.stack		= (const char *[]){ "entry_SYSCALL_64", "do_syscall_64" },
+		.cookie		= i + 1,
+	};
+
+	return fprobe_report__add(rep, &call);
+}
+
 static struct fprobe_report *test_report(const struct fprobe_report_opts *opts)
 {
 	struct fprobe_report *rep = fprobe_report__new(opts);
@@ -67,26 +92,7 @@ static struct fprobe_report *test_report(const struct fprobe_report_opts *opts)
 	if (!rep)
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(test_calls); i++) {
-		const struct test_call *t = &test_calls[i];
-		struct fprobe_call call = {
-			.func		= 0xffffffff81000000ULL + i,
-			.name		= t->name,
-			.ret_ip		= 0xffffffff81100000ULL + i,
-			.entry_time	= t->entry,
-			.duration	= t->duration,
-			.retval		= t->duration / 1000,
-			.args		= { i },
-			.nargs		= 1,
-			.depth		= t->depth,
-			.flags		= t->flags,
-			.pid		= 100,
-			.tid		= t->tid,
-			.nr_stack	= 2,
-			.stack		= (const char *[]){ "entry_SYSCALL_64", "do_syscall_64" },
-			.cookie		= i + 1,
-		};
-
-		if (fprobe_report__add(rep, &call))
+		if (add_test_call(rep, i))
 			goto out_delete;
 	}
 	fprobe_report__add_lost(rep, 3);
@@ -919,27 +925,10 @@ static struct fprobe_report *settled_report(const struct fprobe_report_opts *opt
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(recorded_order); i++) {
 		int idx = recorded_order[i].idx;
-		const struct test_call *t = &test_calls[idx];
-		struct fprobe_call call = {
-			.func		= 0xffffffff81000000ULL + idx,
-			.name		= t->name,
-			.ret_ip		= 0xffffffff81100000ULL + idx,
-			.entry_time	= t->entry,
-			.duration	= t->duration,
-			.retval		= t->duration / 1000,
-			.args		= { idx },
-			.nargs		= 1,
-			.depth		= t->depth,
-			.flags		= t->flags,
-			.pid		= 100,
-			.tid		= t->tid,
-			.nr_stack	= 2,
-			.stack		= (const char *[]){ "entry_SYSCALL_64", "do_syscall_64" },
-			.cookie		= idx + 1,
-		};
 
-		if (fprobe_report__add(rep, &call) ||
-		    (recorded_order[i].settle && fprobe_report__settle(rep, t->tid)))
+		if (add_test_call(rep, idx) ||
+		    (recorded_order[i].settle &&
+		     fprobe_report__settle(rep, test_calls[idx].tid)))
 			goto out_delete;
 	}
 	fprobe_report__add_lost(rep, 3);

@@ -228,6 +228,9 @@ struct fprobe_report {
 	bool				ready;		/* and succeeded */
 };
 
+/* A callback of fr_visit_calls() */
+typedef int (*fr_call_fn)(const struct fr_call *c, void *arg);
+
 /* Sums of durations stop at U64_MAX rather than wrap */
 static u64 fr_add(u64 a, u64 b)
 {
@@ -1829,14 +1832,15 @@ static void fr_json_us(FILE *fp, u64 ns)
 		(unsigned long long)(ns % 1000));
 }
 
-int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn fn,
-			      void *arg)
+/*
+ * @fn on each call the report keeps one by one and shows (at most max_depth
+ * levels deep), by thread and time; a non-zero return stops and is returned
+ */
+static int fr_visit_calls(const struct fprobe_report *rep, fr_call_fn fn, void *arg)
 {
 	size_t t, i;
 	int err;
 
-	if (!rep || !rep->ready || rep->dropped || !fn)
-		return -EINVAL;
 	for (t = 0; t < rep->nr_thread_list; t++) {
 		const struct fr_thread *thr = rep->thread_list[t];
 
@@ -1845,7 +1849,7 @@ int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn f
 
 			if (rep->opts.max_depth && c->level > rep->opts.max_depth)
 				continue;
-			err = fn(c->cookie, c->level, arg);
+			err = fn(c, arg);
 			if (err)
 				return err;
 		}
@@ -1853,12 +1857,42 @@ int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn f
 	return 0;
 }
 
-/* One Chrome trace event, after @sep */
-static void fr_chrome_call(const struct fr_call *c, const char *sep, FILE *fp)
+struct fr_walk {
+	fprobe_report_call_fn	fn;
+	void			*arg;
+};
+
+static int fr_walk_call(const struct fr_call *c, void *arg)
 {
+	struct fr_walk *walk = arg;
+
+	return walk->fn(c->cookie, c->level, walk->arg);
+}
+
+int fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn fn,
+			      void *arg)
+{
+	struct fr_walk walk = { .fn = fn, .arg = arg, };
+
+	if (!rep || !rep->ready || rep->dropped || !fn)
+		return -EINVAL;
+	return fr_visit_calls(rep, fr_walk_call, &walk);
+}
+
+struct fr_chrome {
+	FILE		*fp;
+	const char	*sep;
+};
+
+/* One Chrome trace event */
+static int fr_chrome_call(const struct fr_call *c, void *arg)
+{
+	struct fr_chrome *chrome = arg;
+	FILE *fp = chrome->fp;
 	u32 a;
 
-	fprintf(fp, "%s\n{\"name\":\"", sep);
+	fprintf(fp, "%s\n{\"name\":\"", chrome->sep);
+	chrome->sep = ",";
 	fr_json_escape(c->fn->name, fp);
 	fprintf(fp, "\",\"cat\":\"fprobe\",\"ph\":\"X\",\"ts\":");
 	fr_json_us(fp, c->entry);
@@ -1870,6 +1904,7 @@ static void fr_chrome_call(const struct fr_call *c, const char *sep, FILE *fp)
 	for (a = 0; a < c->nargs; a++)
 		fprintf(fp, ",\"arg%u\":\"0x%llx\"", a + 1, (unsigned long long)c->args[a]);
 	fprintf(fp, "}}");
+	return 0;
 }
 
 /**
@@ -1889,8 +1924,7 @@ static void fr_chrome_call(const struct fr_call *c, const char *sep, FILE *fp)
  */
 int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 {
-	const char *sep = "";
-	size_t t, i;
+	struct fr_chrome chrome = { .fp = fp, .sep = "", };
 	int err = fr_check_output(rep, fp);
 
 	if (err)
@@ -1898,18 +1932,7 @@ int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 	if (rep->dropped)
 		return -EINVAL;
 	fprintf(fp, "{\"traceEvents\":[");
-	for (t = 0; t < rep->nr_thread_list; t++) {
-		const struct fr_thread *thr = rep->thread_list[t];
-
-		for (i = 0; i < thr->nr_calls; i++) {
-			const struct fr_call *c = &thr->calls[i];
-
-			if (rep->opts.max_depth && c->level > rep->opts.max_depth)
-				continue;
-			fr_chrome_call(c, sep, fp);
-			sep = ",";
-		}
-	}
+	fr_visit_calls(rep, fr_chrome_call, &chrome);
 	fprintf(fp, "\n],\"displayTimeUnit\":\"ns\"}\n");
 	return fr_output_status(fp);
 }
