@@ -478,10 +478,10 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 					      struct ftrace_regs *fregs, u64 nr,
 					      u64 now)
 {
-	struct hlist_head *head = this_cpu_ptr(probe->active);
 	u8 buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
 	struct perf_inplace_sample is __uninitialized;
 	struct perf_event *event;
+	struct hlist_node *node;
 	unsigned int writing;
 	unsigned long flags;
 	u64 period = 1;
@@ -494,7 +494,13 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 	/* Saved for an NMI that comes while another context writes */
 	writing = __this_cpu_read(fprobe_pmu_writing_ctx);
 	__this_cpu_write(fprobe_pmu_writing_ctx, fprobe_pmu_context());
-	hlist_for_each_entry_rcu(event, head, hlist_entry) {
+	/*
+	 * The list is walked by its nodes: no event on it is NULL, which
+	 * hlist_for_each_entry_rcu() would test for each.
+	 */
+	for (node = rcu_dereference_raw(hlist_first_rcu(this_cpu_ptr(probe->active)));
+	     node; node = rcu_dereference_raw(hlist_next_rcu(node))) {
+		event = hlist_entry(node, struct perf_event, hlist_entry);
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
 
@@ -539,6 +545,7 @@ static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 					       u64 nr, u64 now)
 {
 	struct perf_event *event;
+	struct hlist_node *node;
 
 	/*
 	 * perf needs RCU: a few traceable functions run where it is not
@@ -567,9 +574,10 @@ static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 		return;
 	}
 
-	/* Counting mode: an add per event, no record. */
-	hlist_for_each_entry_rcu(event, this_cpu_ptr(probe->active),
-				 hlist_entry) {
+	/* Counting mode: an add per event, no record (walked as above). */
+	for (node = rcu_dereference_raw(hlist_first_rcu(this_cpu_ptr(probe->active)));
+	     node; node = rcu_dereference_raw(hlist_next_rcu(node))) {
+		event = hlist_entry(node, struct perf_event, hlist_entry);
 		if (!(event->hw.state & PERF_HES_STOPPED) &&
 		    !is_sampling_event(event))
 			local64_add(nr, &event->count);
