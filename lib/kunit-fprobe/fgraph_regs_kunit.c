@@ -9,14 +9,19 @@
  * compared with what the caller passed and got. The return callbacks also
  * see the call and return times, as long as one fgraph_ops asks for them.
  * An fprobe on the same target, whose frames fgraph returns by another path,
- * must not change what either sees.
+ * must not change what either sees; and an fgraph_ops which takes the index
+ * of fprobe's, gone while a call fprobe hooked was in flight, is not called
+ * at the return of that call.
  */
 #include <kunit/test.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
+#include <linux/completion.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/string.h>
+#include <asm/fprobe.h>
 
 static noinline unsigned long
 fgraph_regs_kunit_target(unsigned long a, unsigned long b, unsigned long c,
@@ -370,8 +375,161 @@ static void fgraph_regs_test_with_fprobe(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, fpr->entry_ret_ip, fpr->exit_ret_ip);
 	}
 }
+
+/*
+ * Where fprobe hooks the returns from its ftrace_ops (as kernel/trace/fprobe.c
+ * decides), the frames it pushes are function_graph_enter_ops() frames,
+ * whose bitmap word names no fgraph_ops.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && defined(arch_fprobe_return_address_ptr)
+static DECLARE_COMPLETION(sleeper_entered);
+static DECLARE_COMPLETION(sleeper_release);
+
+static noinline unsigned long fgraph_regs_kunit_sleeper(unsigned long v)
+{
+	complete(&sleeper_entered);
+	wait_for_completion(&sleeper_release);
+	return v + 7;
+}
+
+/* Set by the case, so that the compiler cannot see the callee */
+static unsigned long (*sleeper)(unsigned long v);
+
+static int sleeper_thread(void *arg)
+{
+	unsigned long *ret = arg;
+
+	*ret = sleeper(35);
+	return 0;
+}
+
+/* Counts every call of the sleeper, from any task */
+static notrace int fgraph_regs_count_entry(struct ftrace_graph_ent *trace,
+					   struct fgraph_ops *gops,
+					   struct ftrace_regs *fregs)
+{
+	to_record(gops)->entries++;
+	return 1;
+}
+
+static notrace void fgraph_regs_count_return(struct ftrace_graph_ret *trace,
+					     struct fgraph_ops *gops,
+					     struct ftrace_regs *fregs)
+{
+	to_record(gops)->ret_func = trace->func;
+	to_record(gops)->returns++;
+}
+
+static int fgraph_regs_count_start(struct fgraph_regs_record *rec)
+{
+	int ret;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->gops.entryfunc = fgraph_regs_count_entry;
+	rec->gops.retfunc = fgraph_regs_count_return;
+	ret = ftrace_set_filter_ip(&rec->gops.ops, (unsigned long)sleeper, 0, 0);
+	if (ret)
+		return ret;
+	ret = register_ftrace_graph(&rec->gops);
+	if (ret)
+		ftrace_free_filter(&rec->gops.ops);
+	return ret;
+}
+
+/* More than fgraph_array holds */
+#define NR_FILLERS	17
+
+/*
+ * The last fprobe with an exit handler is unregistered while a call it
+ * probes sleeps, so fprobe's fgraph_ops goes, and an fgraph_ops registered
+ * next takes its index: every other index is taken before, by fgraph_ops on
+ * the same function. When the call returns, fgraph pops fprobe's frame,
+ * whose user is gone: no retfunc may be called for the call, which none of
+ * them saw enter (one was, when the frame's bitmap word named fprobe's
+ * index).
+ */
+static void fgraph_regs_test_index_reused_in_flight(struct kunit *test)
+{
+	struct fgraph_regs_record *rec;
+	struct fgraph_regs_fprobe *fpr;
+	struct task_struct *task;
+	int entries = 0, returns = 0;
+	int i, nr;
+	unsigned long ret = 0;
+	int err = 0;
+
+	rec = kunit_kcalloc(test, NR_FILLERS, sizeof(*rec), GFP_KERNEL);
+	fpr = kunit_kzalloc(test, sizeof(*fpr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_ASSERT_NOT_NULL(test, fpr);
+	sleeper = fgraph_regs_kunit_sleeper;
+
+	fpr->fp.entry_handler = fgraph_regs_fprobe_entry;
+	fpr->fp.exit_handler = fgraph_regs_fprobe_exit;
+	fpr->fp.entry_data_size = sizeof(long);
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&fpr->fp, "fgraph_regs_kunit_sleeper", NULL));
+
+	reinit_completion(&sleeper_entered);
+	reinit_completion(&sleeper_release);
+	task = kthread_create(sleeper_thread, &ret, "fgraph_regs_sleeper");
+	if (IS_ERR(task)) {
+		unregister_fprobe(&fpr->fp);
+		KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(task));
+		return;
+	}
+	get_task_struct(task);
+	/* The fprobe takes the calls of this task only */
+	fpr->task = task;
+	wake_up_process(task);
+	wait_for_completion(&sleeper_entered);
+	KUNIT_EXPECT_EQ(test, 1, fpr->entries);
+
+	/* Take every free index */
+	for (nr = 0; nr < NR_FILLERS - 1; nr++) {
+		err = fgraph_regs_count_start(&rec[nr]);
+		if (err)
+			break;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, -ENOSPC, err, "%d fgraph_ops registered", nr);
+
+	/* fprobe's fgraph_ops goes with its last fprobe, and frees its index */
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&fpr->fp));
+	err = fgraph_regs_count_start(&rec[nr]);
+	KUNIT_EXPECT_EQ_MSG(test, 0, err, "the index of fprobe's fgraph_ops is not free");
+	if (!err)
+		nr++;
+
+	complete(&sleeper_release);
+	kthread_stop(task);
+	put_task_struct(task);
+
+	for (i = 0; i < nr; i++) {
+		fgraph_regs_stop(&rec[i]);
+		entries += rec[i].entries;
+		returns += rec[i].returns;
+		KUNIT_EXPECT_EQ_MSG(test, 0, rec[i].returns,
+				    "index %d: retfunc called for %pS, which was never entered",
+				    rec[i].gops.idx, (void *)rec[i].ret_func);
+	}
+	KUNIT_EXPECT_EQ(test, 42UL, ret);
+	/* The fprobe was gone by the return */
+	KUNIT_EXPECT_EQ(test, 0, fpr->exits);
+	KUNIT_EXPECT_EQ(test, 0, entries);
+	KUNIT_EXPECT_EQ(test, 0, returns);
+}
+#else
+static void fgraph_regs_test_index_reused_in_flight(struct kunit *test)
+{
+	kunit_skip(test, "fprobe pushes no frames of its own here");
+}
+#endif
 #else
 static void fgraph_regs_test_with_fprobe(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_FPROBE is not set");
+}
+
+static void fgraph_regs_test_index_reused_in_flight(struct kunit *test)
 {
 	kunit_skip(test, "CONFIG_FPROBE is not set");
 }
@@ -388,6 +546,7 @@ static struct kunit_case fgraph_regs_test_cases[] = {
 	KUNIT_CASE(fgraph_regs_test_many_calls),
 	KUNIT_CASE(fgraph_regs_test_timestamps),
 	KUNIT_CASE(fgraph_regs_test_with_fprobe),
+	KUNIT_CASE(fgraph_regs_test_index_reused_in_flight),
 	{}
 };
 
