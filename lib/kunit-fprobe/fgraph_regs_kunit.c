@@ -116,23 +116,29 @@ static notrace void fgraph_regs_return(struct ftrace_graph_ret *trace,
 	rec->returns++;
 }
 
-static int fgraph_regs_start_flags(struct fgraph_regs_record *rec,
-				   unsigned long flags)
+/* Register the fgraph_ops of @rec on @func alone */
+static int fgraph_regs_register(struct fgraph_regs_record *rec, void *func)
 {
 	int ret;
 
-	memset(rec, 0, sizeof(*rec));
-	rec->gops.flags = flags;
-	rec->gops.entryfunc = fgraph_regs_entry;
-	rec->gops.retfunc = fgraph_regs_return;
-	rec->gops.private = current;
-	ret = ftrace_set_filter_ip(&rec->gops.ops, (unsigned long)target, 0, 0);
+	ret = ftrace_set_filter_ip(&rec->gops.ops, (unsigned long)func, 0, 0);
 	if (ret)
 		return ret;
 	ret = register_ftrace_graph(&rec->gops);
 	if (ret)
 		ftrace_free_filter(&rec->gops.ops);
 	return ret;
+}
+
+static int fgraph_regs_start_flags(struct fgraph_regs_record *rec,
+				   unsigned long flags)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->gops.flags = flags;
+	rec->gops.entryfunc = fgraph_regs_entry;
+	rec->gops.retfunc = fgraph_regs_return;
+	rec->gops.private = current;
+	return fgraph_regs_register(rec, target);
 }
 
 static int fgraph_regs_start(struct fgraph_regs_record *rec)
@@ -422,18 +428,10 @@ static notrace void fgraph_regs_count_return(struct ftrace_graph_ret *trace,
 
 static int fgraph_regs_count_start(struct fgraph_regs_record *rec)
 {
-	int ret;
-
 	memset(rec, 0, sizeof(*rec));
 	rec->gops.entryfunc = fgraph_regs_count_entry;
 	rec->gops.retfunc = fgraph_regs_count_return;
-	ret = ftrace_set_filter_ip(&rec->gops.ops, (unsigned long)sleeper, 0, 0);
-	if (ret)
-		return ret;
-	ret = register_ftrace_graph(&rec->gops);
-	if (ret)
-		ftrace_free_filter(&rec->gops.ops);
-	return ret;
+	return fgraph_regs_register(rec, sleeper);
 }
 
 /* More than fgraph_array holds */
