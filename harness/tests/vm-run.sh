@@ -9,9 +9,13 @@ vm=$TOP/harness/vm-run
 
 fail() { echo "FAIL: $*"; exit 1; }
 
-out=$("$vm" -- 'nproc; echo "two words"') || fail "nproc failed"
-[ "$out" = "$(printf '2\ntwo words')" ] || fail "expected '2' and 'two words', got: $out"
-echo "ok: nproc prints 2, output passes through"
+# CMD's output is a serial port, a terminal: PAGER=cat, so that no pager
+# waits there for a key
+out=$("$vm" -- 'nproc; echo "two words"; echo "PAGER=$PAGER"; [ -t 1 ] && echo tty') ||
+	fail "nproc failed"
+[ "$out" = "$(printf '2\ntwo words\nPAGER=cat\ntty')" ] ||
+	fail "expected '2', 'two words', 'PAGER=cat' and 'tty', got: $out"
+echo "ok: nproc prints 2, output passes through, a terminal without a pager"
 
 s=0
 "$vm" -- false || s=$?
