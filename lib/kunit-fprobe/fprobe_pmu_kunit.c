@@ -42,6 +42,36 @@ static noinline int fprobe_pmu_kunit_sleep(int ms)
 	return ms;
 }
 
+/*
+ * The timed targets read local_clock(), the clock of the records, at their
+ * own start and end: a record's duration holds that inner span, and the
+ * test's readings around the call hold the duration. No time is assumed
+ * from udelay() or msleep(), which under emulation need not agree with the
+ * clock (a delay loop calibrated on a busy host, a late timer).
+ */
+struct span {
+	u64	start;
+	u64	end;
+};
+
+static noinline int fprobe_pmu_kunit_timed(struct span *s, int us)
+{
+	s->start = local_clock();
+	udelay(us);
+	s->end = local_clock();
+	return us;
+}
+
+/* Sleep until @ns have passed by local_clock(); return the span slept */
+static noinline u64 fprobe_pmu_kunit_sleep_for(u64 ns)
+{
+	u64 start = local_clock(), span;
+
+	while ((span = local_clock() - start) < ns)
+		msleep(1);
+	return span;
+}
+
 /* A call the test holds in progress: entered, then released */
 struct held_call {
 	struct completion	entered;
@@ -83,6 +113,8 @@ static noinline int fprobe_pmu_kunit_outer(int x)
 static int (*add_ptr)(int, int);
 static int (*delay_ptr)(int);
 static int (*sleep_ptr)(int);
+static int (*timed_ptr)(struct span *, int);
+static u64 (*sleep_for_ptr)(u64);
 static int (*held_ptr)(struct held_call *);
 static int (*outer_ptr)(int);
 static int (*ret_ptr)(long);
@@ -268,6 +300,19 @@ static unsigned long entry_of(void *func)
 	return ftrace_location((unsigned long)func);
 }
 
+/*
+ * Keep the test's thread on the CPU it runs on, and return that CPU: the
+ * clock of the records, local_clock(), is monotonic on one CPU only, and
+ * the cases compare its readings. The thread of a case ends with it.
+ */
+static int pin_test(struct kunit *test)
+{
+	int cpu = raw_smp_processor_id();
+
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	return cpu;
+}
+
 static void fprobe_pmu_test_count(struct kunit *test)
 {
 	struct perf_event *event;
@@ -289,6 +334,7 @@ static void fprobe_pmu_test_exit_records(struct kunit *test)
 	u64 before, after;
 	int i;
 
+	pin_test(test);
 	event = open_event(test, 2, "fprobe_pmu_kunit_add", NULL, 1);
 	before = local_clock();
 	for (i = 1; i <= 3; i++)
@@ -325,15 +371,26 @@ static void fprobe_pmu_test_duration(struct kunit *test)
 	struct fprobe_pmu_test *t = test->priv;
 	struct perf_event *event;
 	struct captured *c;
+	struct span inner;
+	u64 before, after;
 
-	event = open_event(test, 1, "fprobe_pmu_kunit_delay", NULL, 1);
-	KUNIT_EXPECT_EQ(test, delay_ptr(TARGET_DELAY_US), TARGET_DELAY_US);
+	pin_test(test);
+	event = open_event(test, 2, "fprobe_pmu_kunit_timed", NULL, 1);
+	before = local_clock();
+	KUNIT_EXPECT_EQ(test, timed_ptr(&inner, TARGET_DELAY_US),
+			TARGET_DELAY_US);
+	after = local_clock();
 	KUNIT_EXPECT_EQ(test, close_event(event), 1);
 
 	KUNIT_ASSERT_EQ(test, t->cap->n, 1);
 	c = &t->cap->recs[0];
-	KUNIT_EXPECT_EQ(test, c->rec.args[0], TARGET_DELAY_US);
-	KUNIT_EXPECT_GE(test, c->rec.duration, TARGET_DELAY_US * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, c->rec.args[0], (u64)(unsigned long)&inner);
+	KUNIT_EXPECT_EQ(test, c->rec.args[1], TARGET_DELAY_US);
+	/* The call's span as the target saw it, and as the test saw it */
+	KUNIT_EXPECT_GE(test, c->rec.entry_time, before);
+	KUNIT_EXPECT_LE(test, c->rec.entry_time, inner.start);
+	KUNIT_EXPECT_GE(test, c->rec.duration, inner.end - inner.start);
+	KUNIT_EXPECT_LE(test, c->rec.entry_time + c->rec.duration, after);
 	KUNIT_EXPECT_EQ(test, c->period, c->rec.duration);
 }
 
@@ -344,6 +401,7 @@ static void fprobe_pmu_test_depth(struct kunit *test)
 	struct captured *inner, *outer;
 	struct perf_event *event;
 
+	pin_test(test);
 	event = open_event(test, 1,
 			   "fprobe_pmu_kunit_outer,fprobe_pmu_kunit_inner",
 			   NULL, 1);
@@ -683,12 +741,16 @@ static void fprobe_pmu_test_count_untimed(struct kunit *test)
 	struct task_struct *worker;
 	struct held_call h;
 	u64 opened;
+	int cpu;
 
 	init_completion(&h.entered);
 	init_completion(&h.release);
 	init_completion(&h.done);
+	/* The worker's entry times are compared with the test's clock. */
+	cpu = pin_test(test);
 	worker = kthread_create(held_worker, &h, "fprobe_pmu_held");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(worker));
+	kthread_bind(worker, cpu);
 	get_task_struct(worker);
 	counting = open_event_handler(test, worker, 0, "fprobe_pmu_kunit_held",
 				      NULL, 0, NULL);
@@ -731,7 +793,7 @@ static void fprobe_pmu_test_reuse_race(struct kunit *test)
 	struct task_struct *worker;
 	struct fprobe_pmu_record *rec;
 	struct perf_event *event, *keeper;
-	int i, j, recs = 0, reused = 0;
+	int i, j, cpu, recs = 0, reused = 0;
 	unsigned long stale = 0;
 	void *last = NULL;
 	u64 opened;
@@ -740,9 +802,13 @@ static void fprobe_pmu_test_reuse_race(struct kunit *test)
 	 * Another probe with an exit handler keeps fprobe's fgraph_ops
 	 * registered: the returns of the calls in flight reach fprobe.
 	 */
+	/* The worker's entry times are compared with the test's clock. */
+	cpu = pin_test(test);
 	keeper = open_event(test, 1, "fprobe_pmu_kunit_add", NULL, 0);
-	worker = kthread_run(race_worker, NULL, "fprobe_pmu_race");
+	worker = kthread_create(race_worker, NULL, "fprobe_pmu_race");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(worker));
+	kthread_bind(worker, cpu);
+	wake_up_process(worker);
 	for (i = 0; i < 8; i++) {
 		t->cap->n = 0;
 		opened = local_clock();
@@ -931,37 +997,48 @@ static void fprobe_pmu_test_filter_errors(struct kunit *test)
 }
 
 /*
- * config3: only calls that lasted at least that long make a record. The
- * test holds on what cannot vary: every record is at least that long, and
- * a call that sleeps longer is recorded.
+ * config3: only calls that lasted at least that long make a record. Every
+ * record is at least that long; a call that slept that long by the clock
+ * of the records is recorded; a quick call is recorded only if the test's
+ * own readings around it span that long too (a host stall under emulation).
  */
 static void fprobe_pmu_test_filter_duration(struct kunit *test)
 {
 	struct fprobe_pmu_test *t = test->priv;
-	const u64 min = 50 * NSEC_PER_MSEC;
+	const u64 min = 10 * NSEC_PER_MSEC;
+	int i, n, slept = 0, adds = 0, long_adds = 0;
 	struct perf_event *event;
-	int i, n, slept = 0;
+	u64 before, span;
 
+	pin_test(test);
 	event = open_filtered(test, 1, min,
-			      "fprobe_pmu_kunit_add,fprobe_pmu_kunit_sleep",
+			      "fprobe_pmu_kunit_add,fprobe_pmu_kunit_sleep_for",
 			      t->cap);
-	for (i = 0; i < 10; i++)
+	for (i = 0; i < 10; i++) {
+		before = local_clock();
 		add_ptr(i, i);
-	KUNIT_EXPECT_EQ(test, sleep_ptr(100), 100);
+		long_adds += local_clock() - before >= min;
+	}
+	span = sleep_for_ptr(min);
 	n = close_event(event);
 
+	KUNIT_EXPECT_GE(test, span, min);
 	KUNIT_EXPECT_EQ(test, t->cap->bad, 0);
 	KUNIT_EXPECT_EQ(test, n, t->cap->n);
 	for (i = 0; i < t->cap->n; i++) {
 		struct captured *c = &t->cap->recs[i];
 
 		KUNIT_EXPECT_GE(test, c->rec.duration, min);
-		if (c->rec.func == entry_of(fprobe_pmu_kunit_sleep)) {
-			KUNIT_EXPECT_EQ(test, c->rec.retval, 100);
+		if (c->rec.func == entry_of(fprobe_pmu_kunit_sleep_for)) {
+			KUNIT_EXPECT_EQ(test, c->rec.retval, span);
+			KUNIT_EXPECT_GE(test, c->rec.duration, span);
 			slept++;
+		} else {
+			adds++;
 		}
 	}
 	KUNIT_EXPECT_EQ(test, slept, 1);
+	KUNIT_EXPECT_LE(test, adds, long_adds);
 }
 
 static int fprobe_pmu_suite_init(struct kunit_suite *suite)
@@ -969,6 +1046,8 @@ static int fprobe_pmu_suite_init(struct kunit_suite *suite)
 	add_ptr = fprobe_pmu_kunit_add;
 	delay_ptr = fprobe_pmu_kunit_delay;
 	sleep_ptr = fprobe_pmu_kunit_sleep;
+	timed_ptr = fprobe_pmu_kunit_timed;
+	sleep_for_ptr = fprobe_pmu_kunit_sleep_for;
 	held_ptr = fprobe_pmu_kunit_held;
 	inner_ptr = fprobe_pmu_kunit_inner;
 	outer_ptr = fprobe_pmu_kunit_outer;
