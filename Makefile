@@ -6,6 +6,7 @@
 #   make check-debug  KUnit, ftracetest and fuzzers on a lockdep+KASAN kernel
 #   make bench    probe costs, patched vs base kernel, as ratios in one run
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
+#   make import   the series in build/linux back into patches/ and the owned files
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
 #   make cross-series  every patch of the series built in order for arm64
 #   make check-arm64, check-riscv64  that build booted there: KUnit,
@@ -40,7 +41,7 @@ CMD		?= uname -a
 all: kernel perf initramfs
 
 help:
-	@sed -n '1,14s/^# \{0,1\}//p' Makefile
+	@sed -n '1,15s/^# \{0,1\}//p' Makefile
 
 deps:
 	@harness/deps
@@ -157,3 +158,9 @@ distclean:
 .PHONY: series
 series: tree
 	@harness/series-export
+
+# Commits made in build/linux (on top of 'base': fixups, a rebase -i) back
+# into patches/ and the owned files at their kernel paths.
+.PHONY: import
+import:
+	@harness/import

@@ -22,28 +22,14 @@ base_var() {
 	sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$TOP/harness/base.mk"
 }
 
-# series_entries: one line per patch of patches/series, in order,
-# "NAME.patch [OVERLAY-FILE...]", where the overlay files are those that
-# patches/overlay ("NAME.patch: FILE...", '#' comments) says the patch
-# introduces. patches/series itself stays a plain quilt series.
-# Callers take the output whole, list=$(series_entries) || exit 1, so that
-# an error stops them.
+# series_entries: the patches of patches/series, one per line, in order,
+# as paths under patches/ ('#' comments and blank lines left out).
 series_entries() {
-	local series=$TOP/patches/series map=$TOP/patches/overlay line p
+	local series=$TOP/patches/series line p
 	[ -f "$series" ] || return 0
-	if [ -f "$map" ]; then
-		sed 's/#.*//' "$map" | awk 'NF { sub(/:$/, "", $1); print $1 }' | while read -r p; do
-			grep -qE "^[[:space:]]*$p([[:space:]]|#|$)" "$series" ||
-				die "patches/overlay names $p, which patches/series does not"
-		done || return 1
-	fi
 	while IFS= read -r line || [ -n "$line" ]; do
 		read -r p _ <<<"${line%%#*}" || true
-		[ -n "$p" ] || continue
-		printf '%s' "$p"
-		[ -f "$map" ] && sed 's/#.*//' "$map" |
-			awk -v p="$p" '{ n = $1; sub(/:$/, "", n) } n == p { for (i = 2; i <= NF; i++) printf " %s", $i }'
-		printf '\n'
+		[ -z "$p" ] || printf '%s\n' "$p"
 	done <"$series"
 }
 

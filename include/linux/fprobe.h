@@ -28,11 +28,16 @@ typedef void (*fprobe_missed_cb)(struct fprobe *fp, unsigned long entry_ip);
  * @hlist: The node in the address table (fprobe_ip_table).
  * @addr: One of the probing addresses of @fp.
  * @fp: The fprobe which owns this node, NULL once it is removed.
+ * @reserve_words: The longs that the fprobes at @addr with an exit handler
+ *	reserve together on the shadow stack at each call (header and entry
+ *	data, capped to what a frame can hold), the same in each node at
+ *	@addr.
  */
 struct fprobe_hlist_node {
 	struct rhlist_head	hlist;
 	unsigned long		addr;
 	struct fprobe		*fp;
+	int			reserve_words;
 };
 
 /**
@@ -72,6 +77,10 @@ struct fprobe_hlist {
  *		  recursion lock could not be taken: it must be notrace and
  *		  must call nothing that can be probed.
  * @hlist_array: The fprobe_hlist for fprobe search from IP hash table.
+ * @entry_header: Internal: the header of the entry data on the shadow stack,
+ *		  made by register_fprobe*() where it fits in one long
+ *		  (ARCH_FPROBE_HEADER_MSB_PATTERN, kernel/trace/fprobe.c). So
+ *		  @entry_data_size must not change while @fp is registered.
  */
 struct fprobe {
 	unsigned long		nmissed;
@@ -84,6 +93,7 @@ struct fprobe {
 	fprobe_missed_cb missed_handler;
 
 	struct fprobe_hlist	*hlist_array;
+	unsigned long		entry_header;
 };
 
 /* This fprobe is soft-disabled. */
@@ -141,6 +151,7 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num);
 int register_fprobe_syms(struct fprobe *fp, const char **syms, int num);
 int unregister_fprobe(struct fprobe *fp);
 bool fprobe_is_registered(struct fprobe *fp);
+int fprobe_count_ips_from_filter(const char *filter, const char *notfilter);
 #else
 static inline int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter)
 {
@@ -161,6 +172,12 @@ static inline int unregister_fprobe(struct fprobe *fp)
 static inline bool fprobe_is_registered(struct fprobe *fp)
 {
 	return false;
+}
+
+static inline int fprobe_count_ips_from_filter(const char *filter,
+					       const char *notfilter)
+{
+	return -EOPNOTSUPP;
 }
 #endif
 

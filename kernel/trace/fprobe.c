@@ -132,10 +132,11 @@
  *
  * An fprobe whose entry handler returns non-zero gets no header, so its exit
  * handler is not called (and if none gets one, the frame is dropped with
- * function_graph_cancel_ops()). On function return, fprobe_return() reads
- * the block back (fgraph_retrieve_data()) and calls the exit handler of each
- * fprobe in it that is still registered, with the ftrace_regs saved at the
- * return.
+ * function_graph_cancel_ops()). On function return, fprobe_return() gets
+ * the block back (from fgraph_retrieve_data(), or with FPROBE_FTRACE_RETURN
+ * from fgraph itself, as the own_retfunc of fprobe_graph_ops) and calls the
+ * exit handler of each fprobe in it that is still registered, with the
+ * ftrace_regs saved at the return.
  *
  * fprobe_ip_table has a direct-mapped cache of one address per slot in front
  * of it (fprobe_ip_cache, see fprobe_ip_lookup()).
@@ -177,14 +178,35 @@ static inline bool fprobe_header_encodable(struct fprobe *fp)
 	return ((unsigned long)fp & ~FPROBE_HEADER_FP_MASK) == FPROBE_HEADER_FP_MSB;
 }
 
-/* Write the header for @fp with @size_words of entry data at @stack */
-static inline void write_fprobe_header(unsigned long *stack, struct fprobe *fp,
-				       unsigned int size_words)
+/*
+ * Make the header of @fp, for the size of its entry data (fprobe_init()):
+ * the handlers only copy it and compare it.
+ */
+static inline void init_fprobe_header(struct fprobe *fp)
 {
 	BUILD_BUG_ON(MAX_FPROBE_DATA_SIZE_WORD > FPROBE_HEADER_SIZE_MAX);
 
-	*stack = ((unsigned long)fp & FPROBE_HEADER_FP_MASK) |
-		 ((unsigned long)size_words << FPROBE_HEADER_SIZE_SHIFT);
+	fp->entry_header = ((unsigned long)fp & FPROBE_HEADER_FP_MASK) |
+		((unsigned long)SIZE_IN_LONG(fp->entry_data_size) <<
+		 FPROBE_HEADER_SIZE_SHIFT);
+}
+
+/* The size of the entry data of @fp in longs */
+static inline unsigned int fprobe_data_words(struct fprobe *fp)
+{
+	return fp->entry_header >> FPROBE_HEADER_SIZE_SHIFT;
+}
+
+/* Write the header for @fp at @stack */
+static inline void write_fprobe_header(unsigned long *stack, struct fprobe *fp)
+{
+	*stack = fp->entry_header;
+}
+
+/* Whether the header at @stack is the one @fp writes */
+static inline bool fprobe_header_is(unsigned long *stack, struct fprobe *fp)
+{
+	return *stack == fp->entry_header;
 }
 
 /* Get the fprobe address from the header at @stack */
@@ -215,14 +237,31 @@ static inline bool fprobe_header_encodable(struct fprobe *fp)
 	return true;
 }
 
-/* Write the header for @fp with @size_words of entry data at @stack */
-static inline void write_fprobe_header(unsigned long *stack, struct fprobe *fp,
-				       unsigned int size_words)
+/* Nothing to make: the header is the fprobe address and the data size */
+static inline void init_fprobe_header(struct fprobe *fp)
+{
+}
+
+/* The size of the entry data of @fp in longs */
+static inline unsigned int fprobe_data_words(struct fprobe *fp)
+{
+	return SIZE_IN_LONG(fp->entry_data_size);
+}
+
+/* Write the header for @fp at @stack */
+static inline void write_fprobe_header(unsigned long *stack, struct fprobe *fp)
 {
 	struct __fprobe_header *fph = (struct __fprobe_header *)stack;
 
 	fph->fp = fp;
-	fph->size_words = size_words;
+	fph->size_words = fprobe_data_words(fp);
+}
+
+/* Whether the header at @stack, which names @fp, is the one @fp writes */
+static inline bool fprobe_header_is(unsigned long *stack, struct fprobe *fp)
+{
+	return ((struct __fprobe_header *)stack)->size_words ==
+	       fprobe_data_words(fp);
 }
 
 /* Get the fprobe address from the header at @stack */
@@ -241,7 +280,7 @@ static inline unsigned int read_fprobe_header_size(unsigned long *stack)
 /* Size in longs of the header and entry data of @fp on the shadow stack */
 static inline int fprobe_reserve_words(struct fprobe *fp)
 {
-	return FPROBE_HEADER_SIZE_IN_LONG + SIZE_IN_LONG(fp->entry_data_size);
+	return FPROBE_HEADER_SIZE_IN_LONG + fprobe_data_words(fp);
 }
 
 static DEFINE_MUTEX(fprobe_mutex);
@@ -548,7 +587,64 @@ static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
 	return rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
 }
 
-/* Bring the cache slot of @addr up to date after a change to the rhltable */
+/*
+ * Set the reserve_words of the nodes on @head, all at one address, and of
+ * @new, a node about to be inserted there (or NULL): the longs that the
+ * fprobes with an exit handler there reserve together at a call (see
+ * fprobe_entry_reserve_words()). A call finds the value before or after a
+ * change of the nodes, so it must never be less than what the fprobes a
+ * call can find there need: it grows before a node is inserted, and shrinks
+ * after one is removed, with release, so that a call which reads the value
+ * that shrank does not find the removed node. (A call that finds less room
+ * than its fprobes need counts those left out as missed; one that finds
+ * more marks the end of what it uses.)
+ */
+static void fprobe_nodes_set_reserve_words(struct rhlist_head *head,
+					   struct fprobe_hlist_node *new)
+{
+	struct fprobe_hlist_node *node;
+	struct rhlist_head *pos;
+	struct fprobe *fp;
+	int total = 0;
+
+	lockdep_assert_held(&fprobe_mutex);
+
+	if (new && new->fp->exit_handler)
+		total = fprobe_reserve_words(new->fp);
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		fp = node->fp;
+		if (fp && fp->exit_handler)
+			total += fprobe_reserve_words(fp);
+	}
+	total = min(total, FPROBE_RESERVE_MAX_WORDS);
+
+	/* Not in the table yet: published by its insertion */
+	if (new)
+		new->reserve_words = total;
+	rhl_for_each_entry_rcu(node, pos, head, hlist) {
+		/* Pairs with the acquire in fprobe_entry_reserve_words() */
+		smp_store_release(&node->reserve_words, total);
+	}
+}
+
+/*
+ * Set the reserve_words of the nodes at @addr, counting @new, which is about
+ * to be inserted there (NULL: none), and that of @new (see above)
+ */
+static void fprobe_nodes_reserve_for(unsigned long addr,
+				     struct fprobe_hlist_node *new)
+{
+	rcu_read_lock();
+	fprobe_nodes_set_reserve_words(rhltable_lookup(&fprobe_ip_table, &addr,
+						       fprobe_rht_params),
+				       new);
+	rcu_read_unlock();
+}
+
+/*
+ * Bring the cache slot of @addr, and what its nodes reserve, up to date
+ * after a change to the rhltable
+ */
 static void fprobe_ip_cache_update(unsigned long addr)
 {
 	struct rhlist_head __rcu **way;
@@ -556,12 +652,14 @@ static void fprobe_ip_cache_update(unsigned long addr)
 
 	lockdep_assert_held(&fprobe_mutex);
 
+	rcu_read_lock();
+	head = rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
+	fprobe_nodes_set_reserve_words(head, NULL);
+	rcu_read_unlock();
+
 	way = fprobe_ip_cache_place(fprobe_ip_cache, fprobe_ip_cache_shift, addr);
 	if (!way)
 		return;		/* Its set is full: the rhltable serves it */
-	rcu_read_lock();
-	head = rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
-	rcu_read_unlock();
 	rcu_assign_pointer(*way, head);
 }
 
@@ -616,19 +714,18 @@ static nokprobe_inline void fprobe_missed(struct fprobe *fp, unsigned long ip)
 		fp->missed_handler(fp, ip);
 }
 
-/* Call the entry handler of @fp, taking care of kprobes if it is shared */
-static nokprobe_inline int
-fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
-			  unsigned long ret_ip, struct ftrace_regs *fregs,
-			  void *data)
+/*
+ * Call the entry handler of @fp, which is shared with kprobes (see
+ * fprobe_call_entry_handler()). Out of line: it is the uncommon case, and
+ * its result would otherwise be kept across kprobe_busy_end() in the
+ * callers' registers.
+ */
+static noinline int
+fprobe_call_shared_entry_handler(struct fprobe *fp, unsigned long ip,
+				 unsigned long ret_ip, struct ftrace_regs *fregs,
+				 void *data)
 {
 	int ret;
-
-	if (!fp->entry_handler)
-		return 0;
-
-	if (!fprobe_shared_with_kprobes(fp))
-		return fp->entry_handler(fp, ip, ret_ip, fregs, data);
 
 	/*
 	 * This user handler is shared with other kprobes and is not expected to be
@@ -645,6 +742,22 @@ fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
 	ret = fp->entry_handler(fp, ip, ret_ip, fregs, data);
 	kprobe_busy_end();
 	return ret;
+}
+
+NOKPROBE_SYMBOL(fprobe_call_shared_entry_handler);
+
+/* Call the entry handler of @fp, taking care of kprobes if it is shared */
+static nokprobe_inline int
+fprobe_call_entry_handler(struct fprobe *fp, unsigned long ip,
+			  unsigned long ret_ip, struct ftrace_regs *fregs,
+			  void *data)
+{
+	if (!fp->entry_handler)
+		return 0;
+
+	if (likely(!fprobe_shared_with_kprobes(fp)))
+		return fp->entry_handler(fp, ip, ret_ip, fregs, data);
+	return fprobe_call_shared_entry_handler(fp, ip, ret_ip, fregs, data);
 }
 
 /*
@@ -666,34 +779,22 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
 }
 
 /*
- * Sum up the shadow stack space needed by the fprobes on @head which have an
- * exit handler, as long as they fit in one reserved block. The disabled
- * fprobes are counted too, since they can be enabled before their entry
- * handlers are called.
+ * The longs that the fprobes on @head with an exit handler reserve together
+ * at a call, as long as they fit in one reserved block: kept up to date in
+ * each node by fprobe_nodes_set_reserve_words(), so that no call walks the
+ * nodes twice. The disabled fprobes are counted too, since they can be
+ * enabled before their entry handlers are called.
  */
 static nokprobe_inline int fprobe_entry_reserve_words(struct rhlist_head *head)
 {
 	struct fprobe_hlist_node *node;
-	struct rhlist_head *pos;
-	int words, total = 0;
-	struct fprobe *fp;
 
-	/* One fprobe on the address, the common case */
-	if (likely(!rcu_access_pointer(head->next))) {
-		node = container_of(head, struct fprobe_hlist_node, hlist);
-		fp = READ_ONCE(node->fp);
-		return fp && fp->exit_handler ? fprobe_reserve_words(fp) : 0;
-	}
-
-	rhl_for_each_entry_rcu(node, pos, head, hlist) {
-		fp = READ_ONCE(node->fp);
-		if (!fp || !fp->exit_handler)
-			continue;
-		words = fprobe_reserve_words(fp);
-		if (total + words <= FPROBE_RESERVE_MAX_WORDS)
-			total += words;
-	}
-	return total;
+	node = container_of(head, struct fprobe_hlist_node, hlist);
+	/*
+	 * Before the nodes are walked: pairs with the release in
+	 * fprobe_nodes_set_reserve_words()
+	 */
+	return smp_load_acquire(&node->reserve_words);
 }
 
 /*
@@ -729,7 +830,7 @@ fprobe_run_entry_handlers(struct rhlist_head *head, bool ftrace,
 				fprobe_missed(fp, ip);
 				continue;
 			}
-			if (fp->entry_data_size)
+			if (words > FPROBE_HEADER_SIZE_IN_LONG)
 				data = fgraph_data + used + FPROBE_HEADER_SIZE_IN_LONG;
 		}
 
@@ -737,8 +838,7 @@ fprobe_run_entry_handlers(struct rhlist_head *head, bool ftrace,
 
 		/* If entry_handler returns !0, the exit_handler is cancelled. */
 		if (!ret && fp->exit_handler) {
-			write_fprobe_header(&fgraph_data[used], fp,
-					    words - FPROBE_HEADER_SIZE_IN_LONG);
+			write_fprobe_header(&fgraph_data[used], fp);
 			used += words;
 		}
 	}
@@ -808,23 +908,24 @@ out_unlock:
 #endif /* !FPROBE_FTRACE_RETURN */
 
 /*
- * Can the exit handler of @fp, which got @data_words of entry data, be
- * called? The fprobe may have been unregistered after the entry.
+ * Can the exit handler of @fp, whose entry wrote the header at @header, be
+ * called? The fprobe may have been unregistered after the entry (and
+ * registered again, with another size of entry data).
  */
 static nokprobe_inline bool fprobe_exit_valid(struct fprobe *fp,
-					      unsigned int data_words)
+					      unsigned long *header)
 {
 	return is_fprobe_still_exist(fp) && !fprobe_disabled(fp) &&
-	       SIZE_IN_LONG(fp->entry_data_size) == data_words;
+	       fprobe_header_is(header, fp);
 }
 
 /*
- * fprobe_return() for the @size_words of @fgraph_data saved by several
+ * fprobe_return_data() for the @size_words of @fgraph_data saved by several
  * fprobes, or when the call is a recursion (@missed): then the exit handlers
  * are not called, and each fprobe counts a miss.
  */
 static noinline void
-fprobe_return_all(struct ftrace_graph_ret *trace, unsigned long *fgraph_data,
+fprobe_return_all(unsigned long func, unsigned long *fgraph_data,
 		  int size_words, unsigned long ret_ip,
 		  struct ftrace_regs *fregs, bool missed)
 {
@@ -839,13 +940,13 @@ fprobe_return_all(struct ftrace_graph_ret *trace, unsigned long *fgraph_data,
 		if (WARN_ON_ONCE(curr + FPROBE_HEADER_SIZE_IN_LONG + data_words >
 				 size_words))
 			break;
-		if (!fprobe_exit_valid(fp, data_words))
+		if (!fprobe_exit_valid(fp, &fgraph_data[curr]))
 			continue;
 		if (missed) {
-			fprobe_missed(fp, trace->func);
+			fprobe_missed(fp, func);
 			continue;
 		}
-		fp->exit_handler(fp, trace->func, ret_ip, fregs,
+		fp->exit_handler(fp, func, ret_ip, fregs,
 				 data_words ?
 				 fgraph_data + curr + FPROBE_HEADER_SIZE_IN_LONG :
 				 NULL);
@@ -854,54 +955,87 @@ fprobe_return_all(struct ftrace_graph_ret *trace, unsigned long *fgraph_data,
 
 NOKPROBE_SYMBOL(fprobe_return_all);
 
+/*
+ * @func returns, and @fgraph_data holds the @size_words longs that its entry
+ * saved: call the exit handlers of the fprobes there, with @fregs, whose
+ * instruction pointer is where @func returns to.
+ */
+static __always_inline void
+fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
+		   int size_words, struct ftrace_regs *fregs)
+{
+	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
+	unsigned int data_words;
+	struct fprobe *fp;
+	int bit;
+
+	/*
+	 * The recursion lock disables preemption, which keeps the fprobes
+	 * from being freed while they are accessed: the exit handlers run
+	 * in an RCU read-side critical section, as the entry handlers do, and
+	 * lockdep is told so, as for them.
+	 */
+	bit = ftrace_test_recursion_trylock(func, ret_ip);
+	if (unlikely(bit < 0)) {
+		/* The missed handlers, as on the entry side */
+		fprobe_rcu_read_lock();
+		fprobe_return_all(func, fgraph_data, size_words, ret_ip, fregs,
+				  true);
+		fprobe_rcu_read_unlock();
+		return;
+	}
+	rcu_lock_acquire(&rcu_lock_map);
+
+	/*
+	 * The data of one fprobe, the common case, is handled inline. (A
+	 * header of 0, the end mark of a block, names no registered fprobe.)
+	 */
+	data_words = read_fprobe_header_size(fgraph_data);
+	if (likely(FPROBE_HEADER_SIZE_IN_LONG + data_words == size_words)) {
+		fp = read_fprobe_header_fp(fgraph_data);
+		if (fprobe_exit_valid(fp, fgraph_data))
+			fp->exit_handler(fp, func, ret_ip, fregs,
+					 data_words ?
+					 fgraph_data + FPROBE_HEADER_SIZE_IN_LONG :
+					 NULL);
+	} else {
+		fprobe_return_all(func, fgraph_data, size_words, ret_ip, fregs,
+				  false);
+	}
+
+	rcu_lock_release(&rcu_lock_map);
+	ftrace_test_recursion_unlock(bit);
+}
+
+#if FPROBE_FTRACE_RETURN
+/*
+ * The own_retfunc of fprobe_graph_ops: the return of a call whose frame
+ * fprobe_ftrace_entry() pushed. fgraph gives the data on its top.
+ */
+static void fprobe_return(unsigned long func, unsigned long *fgraph_data,
+			  int size_words, struct ftrace_regs *fregs)
+{
+	fprobe_return_data(func, fgraph_data, size_words, fregs);
+}
+#else
 static void fprobe_return(struct ftrace_graph_ret *trace,
 			  struct fgraph_ops *gops,
 			  struct ftrace_regs *fregs)
 {
 	unsigned long *fgraph_data;
-	unsigned int data_words;
-	unsigned long ret_ip;
-	struct fprobe *fp;
-	int size_words;
-	int bit;
+	int size_bytes;
 
 	if (WARN_ON_ONCE(!fregs))
 		return;
 
-#if FPROBE_FTRACE_RETURN
-	/* fprobe_ftrace_entry() pushed the frame: the data is on its top. */
-	fgraph_data = fgraph_own_data(&size_words);
-#else
-	fgraph_data = fgraph_retrieve_data(gops->idx, &size_words);
+	fgraph_data = fgraph_retrieve_data(gops->idx, &size_bytes);
 	if (WARN_ON_ONCE(!fgraph_data))
 		return;
-	size_words = SIZE_IN_LONG(size_words);
-#endif
-	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 
-	/* Prevent the fprobes from being freed while accessing them. */
-	preempt_disable_notrace();
-	bit = ftrace_test_recursion_trylock(trace->func, ret_ip);
-
-	/* The data of one fprobe, the common case, is handled inline. */
-	data_words = read_fprobe_header_size(fgraph_data);
-	if (likely(bit >= 0 && fgraph_data[0] &&
-		   FPROBE_HEADER_SIZE_IN_LONG + data_words == size_words)) {
-		fp = read_fprobe_header_fp(fgraph_data);
-		if (fprobe_exit_valid(fp, data_words))
-			fp->exit_handler(fp, trace->func, ret_ip, fregs,
-					 data_words ?
-					 fgraph_data + FPROBE_HEADER_SIZE_IN_LONG :
-					 NULL);
-	} else {
-		fprobe_return_all(trace, fgraph_data, size_words, ret_ip,
-				  fregs, bit < 0);
-	}
-
-	if (bit >= 0)
-		ftrace_test_recursion_unlock(bit);
-	preempt_enable_notrace();
+	fprobe_return_data(trace->func, fgraph_data, SIZE_IN_LONG(size_bytes),
+			   fregs);
 }
+#endif
 
 /* The function graph callbacks can run in any context: never kprobe them. */
 #if !FPROBE_FTRACE_RETURN
@@ -913,10 +1047,11 @@ static struct fgraph_ops fprobe_graph_ops = {
 #if FPROBE_FTRACE_RETURN
 	/* fprobe_ftrace_entry() pushes the frames */
 	.flags		= FGRAPH_FL_OWN_ENTRY,
+	.own_retfunc	= fprobe_return,
 #else
 	.entryfunc	= fprobe_entry,
-#endif
 	.retfunc	= fprobe_return,
+#endif
 };
 
 /*
@@ -997,10 +1132,10 @@ fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
 	reserved_words = fprobe_entry_reserve_words(head);
 	if (reserved_words) {
 		retp = arch_fprobe_return_address_ptr(fregs);
-		fgraph_data = function_graph_enter_ops(&fprobe_graph_ops, ip, retp,
-						       reserved_words * sizeof(long));
-		/* Then the fprobes with exit handlers are missed below. */
-		if (unlikely(!fgraph_data))
+		/* If not, the fprobes with exit handlers are missed below. */
+		if (unlikely(!function_graph_enter_ops(&fprobe_graph_ops, ip,
+						       retp, reserved_words,
+						       &fgraph_data)))
 			reserved_words = 0;
 	}
 #endif
@@ -1026,9 +1161,10 @@ NOKPROBE_SYMBOL(fprobe_ftrace_entry_nodes);
 #if FPROBE_FTRACE_RETURN
 /*
  * fprobe_ftrace_entry_nodes() for one enabled fprobe with an exit handler,
- * the only one on @ip.
+ * the only one on @ip. Inline, with function_graph_enter_ops(): a call here
+ * costs more than the register that the entry-only path saves for it.
  */
-static noinline void
+static __always_inline void
 fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 			unsigned long parent_ip, struct ftrace_regs *fregs)
 {
@@ -1036,10 +1172,9 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 	unsigned long *fgraph_data;
 	void *data;
 
-	fgraph_data = function_graph_enter_ops(&fprobe_graph_ops, ip,
+	if (unlikely(!function_graph_enter_ops(&fprobe_graph_ops, ip,
 					       arch_fprobe_return_address_ptr(fregs),
-					       words * sizeof(long));
-	if (unlikely(!fgraph_data)) {
+					       words, &fgraph_data))) {
 		fprobe_missed(fp, ip);
 		return;
 	}
@@ -1048,16 +1183,14 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 	 * The header is written first, so that few values live across the
 	 * calls; it is read at the return only if the frame is committed.
 	 */
-	write_fprobe_header(fgraph_data, fp, words - FPROBE_HEADER_SIZE_IN_LONG);
-	data = fp->entry_data_size ?
+	write_fprobe_header(fgraph_data, fp);
+	data = words > FPROBE_HEADER_SIZE_IN_LONG ?
 	       fgraph_data + FPROBE_HEADER_SIZE_IN_LONG : NULL;
 	if (fprobe_call_entry_handler(fp, ip, parent_ip, fregs, data))
 		function_graph_cancel_ops(arch_fprobe_return_address_ptr(fregs));
 	else
 		function_graph_commit_ops(arch_fprobe_return_address_ptr(fregs));
 }
-
-NOKPROBE_SYMBOL(fprobe_ftrace_entry_one);
 #else
 /* Never called: fprobe_entry() serves the fprobes with an exit handler. */
 static inline void
@@ -1474,10 +1607,15 @@ static int fprobe_insert_some(struct fprobe_hlist *fph, unsigned long *addrs,
 
 		if (fprobe_addr_listed(addr, addrs, count, &k) != in_addrs)
 			continue;
+		/* Room for it before any call can find it */
+		fprobe_nodes_reserve_for(addr, &fph->array[i]);
 		*err = rhltable_insert(&fprobe_ip_table, &fph->array[i].hlist,
 				       fprobe_rht_params);
-		if (*err)
+		if (*err) {
+			/* Not inserted: back to what the others reserve */
+			fprobe_nodes_reserve_for(addr, NULL);
 			break;
+		}
 		fprobe_ip_cache_update(addr);
 	}
 	return i;
@@ -1850,6 +1988,7 @@ static int fprobe_init(struct fprobe *fp, unsigned long *addrs, int num)
 	}
 
 	fp->entry_data_size = size;
+	init_fprobe_header(fp);
 	fp->nmissed = 0;
 	fp->hlist_array = fph;
 
@@ -1892,6 +2031,34 @@ int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_fprobe);
+
+/**
+ * fprobe_count_ips_from_filter() - Count the functions an fprobe filter matches.
+ * @filter: Wildcard patterns of probed symbols, as register_fprobe() takes.
+ * @notfilter: Wildcard patterns of NOT probed symbols, or NULL.
+ *
+ * What register_fprobe() would probe, without registering anything: for the
+ * users which check their target when it is defined and register the fprobe
+ * only later (fprobe events, when they are enabled).
+ *
+ * Return: the number of traceable functions matched by @filter and not by
+ * @notfilter, -ENOENT if there are none, -EINVAL if @filter holds no
+ * pattern, -errno for the other errors.
+ */
+int fprobe_count_ips_from_filter(const char *filter, const char *notfilter)
+{
+	unsigned long *addrs;
+	int ret;
+
+	if (!filter)
+		return -EINVAL;
+
+	ret = ip_list_from_filter(filter, notfilter, &addrs);
+	if (ret > 0)
+		kvfree(addrs);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(fprobe_count_ips_from_filter);
 
 /**
  * register_fprobe_ips() - Register fprobe to ftrace by address.
