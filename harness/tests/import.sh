@@ -3,9 +3,10 @@
 # in the order they apply, each in its sub-series folder, after its comment
 # lines) and as the owned files' final contents; make tree then assembles
 # the same tree; a fixup squashed into an early patch is carried into that
-# patch; commits or edits not imported stop make tree; an owned file edited
-# in the repository is refused until it is folded into a patch. On a scratch
-# project and a scratch base of two files, not the kernel.
+# patch, other files of patches/ stay; commits or edits not imported stop
+# make tree; an owned file edited in the repository is refused until it is
+# folded into a patch. On a scratch project and a scratch base of two
+# files, not the kernel.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=$(mktemp -d)
@@ -30,6 +31,8 @@ git -C "$src" config user.email t@localhost
 git -C "$src" add -A
 git -C "$src" commit -q -m base
 git -C "$src" tag base
+# make tree of the empty series: build/linux at the base, assembled
+"$proj/harness/tree-assemble" 2>/dev/null || fail "make tree of an empty series"
 
 # Two patches: the first adds an owned file, the second changes it and a
 # file of the base
@@ -61,6 +64,7 @@ mv patches/0002-tracing-Use-zz_owned.patch patches/2-use/
 printf '# The series.\n\n# 1-add: adding\n1-add/0001-tracing-Add-zz_owned.patch\n\n# 2-use: using\n2-use/0002-tracing-Use-zz_owned.patch\n' \
 	>patches/series
 cp patches/series "$scratch/series"
+echo 'the cover letter' >patches/cover-letter
 git add -A
 git commit -q -m 'the project'
 harness/tree-assemble 2>/dev/null || fail "make tree on the imported series"
@@ -82,14 +86,41 @@ grep -q '^+int owned2 = 2;' patches/2-use/0002-tracing-Use-zz_owned.patch ||
 	fail "the second patch lost its change"
 grep -q 'int owned = 11;' kernel/trace/zz_owned.c || fail "the owned file did not follow the fixup"
 cmp -s patches/series "$scratch/series" || fail "the series lost its folders or comments: $(cat patches/series)"
+[ "$(cat patches/cover-letter 2>/dev/null)" = 'the cover letter' ] || fail "import lost patches/cover-letter"
 harness/tree-assemble 2>/dev/null || fail "make tree after the import of the fixup"
 harness/import --check 2>/dev/null || fail "the round trip does not come back to the same series"
 echo "ok: a fixup squashed in build/linux lands in its patch, folders and comments kept"
 
+# What would lose work is refused: patches/ changed since make tree (a
+# pull), a rebase stopped half-way
+cd "$src"
+sed -i 's/owned2 = 2/owned2 = 22/' kernel/trace/zz_owned.c
+git commit -q -am 'tracing: Change zz_owned'
+cd "$proj"
+cp patches/2-use/0002-tracing-Use-zz_owned.patch "$scratch/saved.patch"
+sed -i 's/^+int b;$/+int b2;/' patches/2-use/0002-tracing-Use-zz_owned.patch
+err=$(harness/import 2>&1) && fail "import over a patch changed since make tree"
+grep -q 'changed since build/linux was assembled' <<<"$err" || fail "import over a changed patch: $err"
+cmp -s "$scratch/saved.patch" patches/2-use/0002-tracing-Use-zz_owned.patch &&
+	fail "the changed patch was overwritten"
+cp "$scratch/saved.patch" patches/2-use/0002-tracing-Use-zz_owned.patch
+git -C "$src" reset -q --hard HEAD~1
+(cd "$src" && GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -q -i base >/dev/null 2>&1)
+err=$(harness/import 2>&1) && fail "import in the middle of a rebase"
+grep -q 'in the middle of a rebase' <<<"$err" || fail "import in a rebase: $err"
+git -C "$src" rebase --abort
+echo "ok: import refuses to overwrite a changed patch, and to run in the middle of a rebase"
+
 # Work in build/linux not imported stops make tree
 printf 'int c;\n' >>"$src/kernel/trace/trace.c"
 err=$(harness/tree-assemble 2>&1) && fail "make tree went over an edit in build/linux"
-grep -q 'changes not committed' <<<"$err" || fail "make tree over an edit: $err"
+grep -q 'changes or new files not committed' <<<"$err" || fail "make tree over an edit: $err"
+git -C "$src" checkout -q -- .
+echo 'int new;' >"$src/kernel/trace/new.c"
+err=$(harness/tree-assemble 2>&1) && fail "make tree went over a new file in build/linux"
+grep -q 'changes or new files not committed' <<<"$err" || fail "make tree over a new file: $err"
+rm "$src/kernel/trace/new.c"
+printf 'int c;\n' >>"$src/kernel/trace/trace.c"
 git -C "$src" commit -q -am 'tracing: More'
 err=$(harness/tree-assemble 2>&1) && fail "make tree went over a commit not imported"
 grep -q "run 'make import' to keep them" <<<"$err" || fail "make tree over a commit: $err"
