@@ -8,15 +8,25 @@ export BUILD
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$TOP/harness/series-export" || fail "make series failed"
-n=$(find "$BUILD/series" -name '*.patch' | wc -l)
+mapfile -t patches < <(find "$BUILD/series" -name '*.patch' ! -name 0000-cover-letter.patch | sort)
+n=${#patches[@]}
 echo "ok: $n patches exported, checkpatch --strict clean"
+
+# The cover letter: patches/cover-letter's subject and body, no placeholder
+cover=$BUILD/series/0000-cover-letter.patch
+[ -f "$cover" ] || fail "no cover letter in build/series"
+grep -q "^Subject: \[PATCH 00/$n\] $(head -1 "$TOP/patches/cover-letter" | cut -c1-30)" "$cover" ||
+	fail "the cover letter's subject is not patches/cover-letter's: $(grep '^Subject:' "$cover")"
+grep -qF "$(sed -n 3p "$TOP/patches/cover-letter")" "$cover" || fail "the cover letter has not its body"
+grep -q 'HERE \*\*\*' "$cover" && fail "the cover letter kept a placeholder"
+echo "ok: the cover letter has the series' subject and body"
 
 wt=$BUILD/series-am
 git -C "$wt" am --abort >/dev/null 2>&1 || true
 worktree_at "$wt" base
 cd "$wt"
 if [ "$n" -gt 0 ]; then
-	git -c user.name=test -c user.email=test@localhost am -q "$BUILD"/series/*.patch ||
+	git -c user.name=test -c user.email=test@localhost am -q "${patches[@]}" ||
 		fail "the exported series does not apply with git am to the base"
 fi
 git diff --quiet HEAD "$(git -C "$BUILD/linux" rev-parse assembled)" ||
