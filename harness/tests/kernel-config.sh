@@ -29,7 +29,7 @@ echo "ok: a bogus option is named"
 "$TOP/harness/kernel-config" "$BUILD/linux" "$scratch/debug" "$TOP/harness/configs/guest.config" \
 	"$TOP/harness/configs/debug.config" || fail "debug.config does not apply over guest.config"
 for opt in PREEMPT DEBUG_PREEMPT PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP KASAN FPROBE \
-	FPROBE_KUNIT_TEST; do
+	FPROBE_KUNIT_TEST FPROBE_PMU_KUNIT_TEST; do
 	grep -qx "CONFIG_$opt=y" "$scratch/debug/.config" || fail "debug: CONFIG_$opt is not y"
 done
 grep -q '^CONFIG_PREEMPT_VOLUNTARY=y' "$scratch/debug/.config" &&

@@ -27,7 +27,7 @@
  * callback, fprobe_ftrace_ops serves every fprobe, and hooks the returns
  * that the exit handlers need itself (see below).
  */
-#if defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && defined(arch_fprobe_return_address_ptr)
+#ifdef arch_fprobe_return_address_ptr
 #define FPROBE_FTRACE_RETURN	1
 #else
 #define FPROBE_FTRACE_RETURN	0
@@ -58,11 +58,9 @@
  *                                  fprobe_ftrace_entry() at the entry only
  *
  * and an entry-only fprobe costs one ftrace callback and nothing of the
- * function graph tracer. (Where the architecture has no
- * DYNAMIC_FTRACE_WITH_ARGS, there is no fprobe_ftrace_ops and every fprobe
- * is served by fprobe_graph_ops.) The rest of this comment describes the
- * split; with FPROBE_FTRACE_RETURN, read "the kind of an fprobe" as one
- * kind for all, served by fprobe_ftrace_ops.
+ * function graph tracer. The rest of this comment describes the split;
+ * with FPROBE_FTRACE_RETURN, read "the kind of an fprobe" as one kind for
+ * all, served by fprobe_ftrace_ops.
  *
  * The ftrace filter of each ops is the union of the addresses probed by the
  * fprobes it serves, and each ops is registered only while its filter is not
@@ -289,7 +287,6 @@ static struct rhltable fprobe_ip_table;
 /* The number of distinct addresses in the filter of fprobe_graph_ops */
 static int fprobe_graph_nr_addrs;
 
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 /* The number of distinct addresses in the filter of fprobe_ftrace_ops */
 static int fprobe_ftrace_nr_addrs;
 
@@ -304,23 +301,11 @@ static __always_inline bool fprobe_is_ftrace(struct fprobe *fp)
 		return true;
 	return !fp->exit_handler;
 }
-#else
-/* Without ftrace_regs in ftrace_ops callbacks, fprobe_graph_ops serves all */
-static __always_inline bool fprobe_is_ftrace(struct fprobe *fp)
-{
-	return false;
-}
-#endif
 
 /* An upper bound of the number of probed addresses, for the cache size */
 static int fprobe_nr_addrs(void)
 {
-	int nr = fprobe_graph_nr_addrs;
-
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
-	nr += fprobe_ftrace_nr_addrs;
-#endif
-	return nr;
+	return fprobe_graph_nr_addrs + fprobe_ftrace_nr_addrs;
 }
 
 /* Hash the probed address (the key of fprobe_ip_table) */
@@ -1105,7 +1090,6 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
 }
 
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 /*
  * fprobe_ftrace_entry() for any set of fprobes on @ip: with FPROBE_FTRACE_RETURN,
  * when some have an exit handler, push a function graph frame with the data
@@ -1317,17 +1301,6 @@ static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
 	if (ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
 }
-#else
-/* Never called: fprobe_is_ftrace() is false for every fprobe. */
-static int fprobe_ftrace_add_ips(unsigned long *addrs, int num)
-{
-	return -EOPNOTSUPP;
-}
-
-static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
-{
-}
-#endif /* CONFIG_DYNAMIC_FTRACE_WITH_ARGS */
 
 /*
  * Add @addrs, which no fprobe of its kind probed yet, to the filter of the
@@ -1386,10 +1359,8 @@ unsigned int fprobe_traced_by(unsigned long addr)
 
 	if (fprobe_ops_traces(&fprobe_graph_ops.ops, addr))
 		ret |= FPROBE_TRACED_BY_FGRAPH;
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
 	if (fprobe_ops_traces(&fprobe_ftrace_ops, addr))
 		ret |= FPROBE_TRACED_BY_FTRACE;
-#endif
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(fprobe_traced_by);

@@ -50,6 +50,7 @@
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/export.h>
@@ -75,6 +76,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
+
+#include <asm/fprobe.h>
 
 #include "trace.h"
 
@@ -300,22 +303,21 @@ static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 
 NOKPROBE_SYMBOL(fprobe_pmu_missed);
 
+#ifndef arch_fprobe_perf_regs
+/* Where perf unwinds the registers of ftrace_fill_perf_regs() as they are */
+static __always_inline void arch_fprobe_perf_regs(struct pt_regs *regs,
+						  struct ftrace_regs *fregs,
+						  bool at_return)
+{
+}
+#endif
+
 /*
  * The sample registers: those of ftrace_fill_perf_regs(), made the
  * registers of the probed function at its first instruction, so that the
  * sample ip is the function and the kernel callchain starts with it, then
- * its caller.
- *
- * On x86, perf unwinds registers with flags 0 (as ftrace_fill_perf_regs()
- * and perf_arch_fetch_caller_regs() make them) from its own stack, skipping
- * the frames up to and including the one at their sp: the frame of the
- * caller of the probed function is lost. Registers marked as full ones are
- * unwound from their ip and sp instead: at the function's first
- * instruction, sp points to the return address. At exit, that slot is the
- * one below the sp that return_to_handler saved; it still holds the
- * return_to_handler address, which the unwinder maps back to the real
- * return address through the shadow stack entry of the call, not yet
- * popped while the exit handlers run.
+ * its caller (with what the architecture's unwinder needs for that:
+ * arch_fprobe_perf_regs()).
  */
 static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 					    struct ftrace_regs *fregs,
@@ -329,12 +331,7 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 		regs = buf;
 	}
 	instruction_pointer_set(regs, rec->func);
-#ifdef CONFIG_X86
-	if (rec->type == FPROBE_PMU_REC_EXIT)
-		regs->sp -= sizeof(long);
-	regs->bp = ftrace_regs_get_frame_pointer(fregs);
-	regs->flags |= X86_EFLAGS_FIXED;
-#endif
+	arch_fprobe_perf_regs(regs, fregs, rec->type == FPROBE_PMU_REC_EXIT);
 	return regs;
 }
 
@@ -1386,8 +1383,8 @@ static struct pmu fprobe_pmu = {
 /**
  * fprobe_pmu_type() - Get the perf event type of the fprobe PMU.
  *
- * For in-kernel users of the PMU (perf_event_create_kernel_counter()),
- * which have no sysfs to read it from.
+ * For the KUnit suite, which opens its events with
+ * perf_event_create_kernel_counter() and has no sysfs to read it from.
  *
  * Return: the value for perf_event_attr.type, or -ENODEV if the PMU is not
  * registered.
@@ -1396,7 +1393,7 @@ int fprobe_pmu_type(void)
 {
 	return READ_ONCE(fprobe_pmu_registered) ? fprobe_pmu.type : -ENODEV;
 }
-EXPORT_SYMBOL_GPL(fprobe_pmu_type);
+EXPORT_SYMBOL_IF_KUNIT(fprobe_pmu_type);
 
 static int __init fprobe_pmu_init(void)
 {

@@ -336,13 +336,10 @@ static void fprobe_test_exit_stack_pointer(struct kunit *test)
 
 /*
  * The shared ops which should trace the functions of @fp: the one for the
- * fprobes with an exit handler, or, where ftrace_ops callbacks get the
- * arguments, the one for the entry-only fprobes.
+ * fprobes with an exit handler, or the one for the entry-only fprobes.
  */
 static unsigned int expected_ops(struct fprobe *fp)
 {
-	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
-		return FPROBE_TRACED_BY_FGRAPH;
 #ifdef arch_fprobe_return_address_ptr
 	/* The ftrace_ops hooks the returns itself: it serves them all. */
 	return FPROBE_TRACED_BY_FTRACE;

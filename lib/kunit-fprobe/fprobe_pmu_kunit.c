@@ -18,6 +18,7 @@
 #include <linux/mman.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 
@@ -68,7 +69,7 @@ static noinline u64 fprobe_pmu_kunit_sleep_for(u64 ns)
 	u64 start = local_clock(), span;
 
 	while ((span = local_clock() - start) < ns)
-		msleep(1);
+		usleep_range(1000, 2000);
 	return span;
 }
 
@@ -779,6 +780,20 @@ static void fprobe_pmu_test_count_untimed(struct kunit *test)
 	KUNIT_EXPECT_GE(test, t->cap->recs[0].rec.entry_time, opened);
 }
 
+static void read_local_clock(void *now)
+{
+	*(u64 *)now = local_clock();
+}
+
+/* local_clock() as @cpu reads it now */
+static u64 clock_on(int cpu)
+{
+	u64 now;
+
+	smp_call_function_single(cpu, read_local_clock, &now, 1);
+	return now;
+}
+
 static int race_worker(void *arg)
 {
 	while (!kthread_should_stop())
@@ -799,11 +814,18 @@ static void fprobe_pmu_test_reuse_race(struct kunit *test)
 	u64 opened;
 
 	/*
+	 * The worker runs on another CPU than the test, where there is one,
+	 * so that its calls race with the opens and closes; the time an
+	 * event is opened is read on the worker's CPU, whose clock times its
+	 * records.
+	 */
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids)
+		cpu = raw_smp_processor_id();
+	/*
 	 * Another probe with an exit handler keeps fprobe's fgraph_ops
 	 * registered: the returns of the calls in flight reach fprobe.
 	 */
-	/* The worker's entry times are compared with the test's clock. */
-	cpu = pin_test(test);
 	keeper = open_event(test, 1, "fprobe_pmu_kunit_add", NULL, 0);
 	worker = kthread_create(race_worker, NULL, "fprobe_pmu_race");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(worker));
@@ -811,7 +833,7 @@ static void fprobe_pmu_test_reuse_race(struct kunit *test)
 	wake_up_process(worker);
 	for (i = 0; i < 8; i++) {
 		t->cap->n = 0;
-		opened = local_clock();
+		opened = clock_on(cpu);
 		event = open_event_handler(test, worker, 0,
 					   "fprobe_pmu_kunit_sleep", NULL, 1,
 					   capture_handler);
@@ -1086,4 +1108,5 @@ static struct kunit_suite fprobe_pmu_test_suite = {
 kunit_test_suite(fprobe_pmu_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the fprobe perf PMU");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");
