@@ -233,7 +233,8 @@ check_filters() {
 	[ "$half" -gt 0 ] || { fail "no call of 2 us or more in --calls"; return; }
 	awk -v t="$half" '/ (vfs_read|hrtimer_nanosleep)\(/ && $5 == "us" && $4 >= t' \
 		"$tmpdir/all" >"$tmpdir/long"
-	perf fprobe report -i "$data" --min-latency "${half}us" --calls >"$tmpdir/calls" 2>/dev/null ||
+	perf fprobe report -i "$data" --min-latency "${half}us" --calls \
+		>"$tmpdir/calls" 2>/dev/null ||
 		{ fail "perf fprobe report --min-latency ${half}us --calls"; return; }
 	grep -E ' (vfs_read|hrtimer_nanosleep)\(' "$tmpdir/calls" >"$tmpdir/listed" || true
 	echo "--min-latency ${half}us in the report: $(wc -l <"$tmpdir/listed") of the calls listed"

@@ -92,7 +92,8 @@ check_reads() {
 	# while perf fprobe read the ring buffer, fixed since.)
 	[ "$n" -eq 0 ] || [ $((hi - lo + 1)) -ge "$n" ] ||
 		fail "$what: $n reads recorded for the run $lo..$hi: reads recorded twice:" \
-			"$(grep -oE 'count=[0-9]+\) = [0-9]+$' "$file" | sort | uniq -d | head -4 | tr '\n' ' ')"
+			"$(grep -oE 'count=[0-9]+\) = [0-9]+$' "$file" | sort | uniq -d |
+				head -4 | tr '\n' ' ')"
 	[ "$n" -eq 0 ] || [ $((hi - lo + 1)) -le "$n" ] ||
 		fail "$what: $n reads recorded for the run $lo..$hi: calls lost"
 }
