@@ -8,7 +8,7 @@
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 #   make import   the series in build/linux back into patches/ and the owned files
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
-#   make cross-series  every patch of the series built in order for arm64
+#   make cross-series  every patch of the series built in order, x86_64 and arm64
 #   make check-arm64, check-riscv64  that build booted there: KUnit,
 #                 ftracetest, the PMU's test and fuzzer
 #   make check-ppc64le  that build's KUnit suites booted there
@@ -72,8 +72,10 @@ cross: $(addprefix cross-,$(CROSS_ARCHS))
 $(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
 	@harness/cross-build $(@:cross-%=%)
 
-# Bisectable: each patch of the series, in order, built for arm64.
+# Bisectable: each patch of the series, in order, built for x86_64 and
+# arm64.
 cross-series: tree
+	@harness/cross-series x86_64
 	@harness/cross-series arm64
 
 # The arm64, riscv64 and ppc64le builds booted under QEMU (TCG; the virt
