@@ -145,7 +145,13 @@ void fprobe_ip_cache_stats(struct fprobe_ip_cache_stats *st);
 /* The address cache of fprobe has up to BIT(FPROBE_IP_CACHE_MAX_BITS) slots */
 #define FPROBE_IP_CACHE_MAX_BITS	17
 
+/* fprobe_ips_from_filter(): each glob of the filter must match a function */
+#define FPROBE_FILTER_EACH_GLOB		BIT(0)
+
 #ifdef CONFIG_FPROBE
+int fprobe_ips_from_filter(const char *filter, const char *notfilter,
+			   unsigned int max, unsigned int flags,
+			   unsigned long **addrsp);
 int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter);
 int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num);
 int register_fprobe_syms(struct fprobe *fp, const char **syms, int num);
@@ -153,6 +159,13 @@ int unregister_fprobe(struct fprobe *fp);
 bool fprobe_is_registered(struct fprobe *fp);
 int fprobe_count_ips_from_filter(const char *filter, const char *notfilter);
 #else
+static inline int fprobe_ips_from_filter(const char *filter,
+					 const char *notfilter,
+					 unsigned int max, unsigned int flags,
+					 unsigned long **addrsp)
+{
+	return -EOPNOTSUPP;
+}
 static inline int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter)
 {
 	return -EOPNOTSUPP;

@@ -9,6 +9,7 @@
 #include <linux/bits.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
+#include <linux/glob.h>
 #include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -1801,108 +1802,240 @@ static unsigned long *get_ftrace_locations(const char **syms, int num)
 	return ERR_PTR(-ENOENT);
 }
 
-/* The separators of the patterns in a filter of register_fprobe() */
-#define FPROBE_FILTER_SEPARATORS	", \t\n"
+/* The globs of a filter and a not-filter, and the functions they match */
+struct fprobe_filter_match {
+	char		**globs;	/* the filter's, then the not-filter's */
+	bool		*hit;		/* per glob: matched a traceable function */
+	unsigned int	nfilter;	/* how many are the filter's */
+	unsigned int	nglobs;
+	unsigned int	max;		/* the most functions wanted, 0: no limit */
+	unsigned long	*addrs;		/* ftrace locations, unsorted */
+	unsigned int	count;
+	unsigned int	size;		/* of @addrs, in entries */
+	char		*name;		/* KSYM_NAME_LEN bytes */
+};
 
 /*
- * Add each pattern of @patterns to the filter (@exclude false) or to the
- * notrace filter (@exclude true) of @ops. A filter pattern which matches no
- * traceable function is an error (-ENOENT); a notrace pattern which matches
- * none is not. A filter holding no pattern at all is an error (-EINVAL).
+ * Cut @str (globs separated by ',' or white space) into its globs, put
+ * after those already in @m. Return -EINVAL for a glob of digits only
+ * (set_ftrace_filter would take it as a function index), -ENOMEM, or 0.
  */
-static int fprobe_ops_add_patterns(struct ftrace_ops *ops, const char *patterns,
-				   bool exclude)
+static int fprobe_split_globs(struct fprobe_filter_match *m, char *str)
 {
-	char *str, *cur, *pat;
-	int ret = -EINVAL;	/* no pattern at all */
+	char **globs;
+	char *glob;
 
-	str = kstrdup(patterns, GFP_KERNEL);
-	if (!str)
-		return -ENOMEM;
-
-	cur = str;
-	while ((pat = strsep(&cur, FPROBE_FILTER_SEPARATORS)) != NULL) {
-		if (!*pat)
+	while ((glob = strsep(&str, ", \t\n"))) {
+		if (!*glob)
 			continue;
-		if (exclude) {
-			ret = ftrace_set_notrace(ops, pat, strlen(pat), 0);
-			if (ret == -EINVAL)	/* matches nothing */
-				ret = 0;
-		} else {
-			ret = ftrace_set_filter(ops, pat, strlen(pat), 0);
-			if (ret == -EINVAL)
-				ret = -ENOENT;
-		}
-		if (ret)
-			break;
+		if (glob[strspn(glob, "!0123456789")] == '\0')
+			return -EINVAL;
+		globs = krealloc_array(m->globs, m->nglobs + 1, sizeof(*globs),
+				       GFP_KERNEL_ACCOUNT);
+		if (!globs)
+			return -ENOMEM;
+		m->globs = globs;
+		m->globs[m->nglobs++] = glob;
 	}
-	kfree(str);
-	/* An empty notrace filter excludes nothing. */
-	if (exclude && ret == -EINVAL)
-		ret = 0;
-	return ret;
+	return 0;
 }
 
 /*
- * Make the list of the ftrace locations matching @filter and not @notfilter,
- * the way ftrace does for set_ftrace_filter and set_ftrace_notrace, using a
- * temporary ftrace_ops. Return the number of addresses saved in *@addrsp,
- * or -errno.
+ * Whether @globs[0..@n-1] select @name. The globs apply in order, as
+ * writes to set_ftrace_filter: a glob adds the functions it matches, a
+ * "!glob" removes them. Each glob that matches @name is marked in @hit.
  */
-static int ip_list_from_filter(const char *filter, const char *notfilter,
-			       unsigned long **addrsp)
+static bool fprobe_globs_select(char *const *globs, bool *hit, unsigned int n,
+				const char *name)
 {
-	struct ftrace_hash *hash, *nohash;
-	struct ftrace_func_entry *entry;
-	struct ftrace_ops *ops;
-	unsigned long *addrs;
-	int ret, i, count;
+	bool selected = false;
+	unsigned int i;
 
-	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
-	if (!ops)
-		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const char *glob = globs[i];
 
-	ret = fprobe_ops_add_patterns(ops, filter, false);
-	if (ret)
-		goto out_free_filter;
-
-	if (notfilter) {
-		ret = fprobe_ops_add_patterns(ops, notfilter, true);
-		if (ret)
-			goto out_free_filter;
-	}
-
-	hash = ops->func_hash->filter_hash;
-	nohash = ops->func_hash->notrace_hash;
-	if (ftrace_hash_empty(hash)) {
-		ret = -ENOENT;
-		goto out_free_filter;
-	}
-
-	addrs = kvcalloc(hash->count, sizeof(*addrs), GFP_KERNEL);
-	if (!addrs) {
-		ret = -ENOMEM;
-		goto out_free_filter;
-	}
-
-	count = 0;
-	for (i = 0; i < (1 << hash->size_bits); i++) {
-		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
-			if (!ftrace_lookup_ip(nohash, entry->ip))
-				addrs[count++] = entry->ip;
+		if (*glob == '!') {
+			if (glob_match(glob + 1, name)) {
+				hit[i] = true;
+				selected = false;
+			}
+		} else if (glob_match(glob, name)) {
+			hit[i] = true;
+			selected = true;
 		}
 	}
-	if (count) {
-		*addrsp = addrs;
-		ret = count;
-	} else {
-		kvfree(addrs);
-		ret = -ENOENT;
-	}
+	return selected;
+}
 
-out_free_filter:
-	ftrace_free_filter(ops);
-	kfree(ops);
+/* Whether a glob of @globs[0..@n-1] that adds functions matches @name */
+static bool fprobe_globs_add(char *const *globs, unsigned int n,
+			     const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (globs[i][0] != '!' && glob_match(globs[i], name))
+			return true;
+	}
+	return false;
+}
+
+/* Sort the addresses of @m and drop the duplicates (aliases) */
+static void fprobe_filter_uniq(struct fprobe_filter_match *m)
+{
+	unsigned int i, n = 0;
+
+	sort(m->addrs, m->count, sizeof(*m->addrs), addrs_cmp, NULL);
+	for (i = 0; i < m->count; i++)
+		if (!n || m->addrs[n - 1] != m->addrs[i])
+			m->addrs[n++] = m->addrs[i];
+	m->count = n;
+}
+
+/*
+ * For each symbol of the kernel and its modules: keep the ftrace location
+ * of a function the globs want. Ends the walk with -EINTR on a fatal
+ * signal, -E2BIG past @m->max distinct functions, -ENOMEM.
+ */
+static int fprobe_filter_match_symbol(void *data, const char *name,
+				      unsigned long addr)
+{
+	struct fprobe_filter_match *m = data;
+	unsigned long *addrs;
+	unsigned int size;
+	bool wanted;
+
+	/* The module walk holds module_mutex and does not reschedule */
+	cond_resched();
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	if (!fprobe_globs_add(m->globs, m->nfilter, name))
+		return 0;
+	addr = ftrace_location(addr);
+	if (!addr)
+		return 0;
+	/*
+	 * Only under the name ftrace gives the function (that of
+	 * available_filter_functions): not under an alias at its address,
+	 * such as a section's start marker or a mapping symbol.
+	 */
+	if (!kallsyms_lookup(addr, NULL, NULL, NULL, m->name) ||
+	    strcmp(m->name, name))
+		return 0;
+	wanted = fprobe_globs_select(m->globs, m->hit, m->nfilter, name);
+	if (fprobe_globs_select(m->globs + m->nfilter, m->hit + m->nfilter,
+				m->nglobs - m->nfilter, name))
+		wanted = false;
+	if (!wanted)
+		return 0;
+	if (m->count == m->size) {
+		/* Full: the aliases out first, then grow */
+		fprobe_filter_uniq(m);
+		if (m->max && m->count >= m->max)
+			return -E2BIG;
+	}
+	if (m->count == m->size) {
+		size = m->max ? min(2 * m->size, m->max) : 2 * m->size;
+		addrs = kvmalloc_array(size, sizeof(*addrs), GFP_KERNEL_ACCOUNT);
+		if (!addrs)
+			return -ENOMEM;
+		memcpy(addrs, m->addrs, m->count * sizeof(*addrs));
+		kvfree(m->addrs);
+		m->addrs = addrs;
+		m->size = size;
+	}
+	m->addrs[m->count++] = addr;
+	return 0;
+}
+
+/**
+ * fprobe_ips_from_filter() - Find the functions an fprobe filter names.
+ * @filter: Globs of the functions to probe, separated by commas or white
+ *	    space; a "!glob" removes what the globs before it added.
+ * @notfilter: Globs of the functions not to probe, or NULL.
+ * @max: The most functions wanted (-E2BIG past it), or 0 for no limit.
+ * @flags: FPROBE_FILTER_EACH_GLOB: each glob of @filter that adds
+ *	   functions must match a traceable one (-ENOENT if not).
+ * @addrsp: Set to the ftrace locations of the functions, sorted, to be
+ *	    freed with kvfree().
+ *
+ * The one walk from the globs of a filter to the addresses to probe, for
+ * register_fprobe(), fprobe events and the fprobe PMU: the traceable
+ * functions (those of available_filter_functions, under the name ftrace
+ * lists them by) of the kernel and its modules, selected as writes of the
+ * same globs to set_ftrace_filter and set_ftrace_notrace would select them.
+ * It walks the symbols once, whatever the number of globs, without
+ * ftrace_lock, rescheduling as it goes, and a fatal signal stops it.
+ *
+ * Return: the number of addresses in *@addrsp, -ENOENT if there is none
+ * (or, with FPROBE_FILTER_EACH_GLOB, a glob of @filter matches none),
+ * -EINVAL if @filter holds no glob or a glob of digits only, -E2BIG past
+ * @max, -EINTR on a fatal signal, -ENOMEM.
+ */
+int fprobe_ips_from_filter(const char *filter, const char *notfilter,
+			   unsigned int max, unsigned int flags,
+			   unsigned long **addrsp)
+{
+	struct fprobe_filter_match m = { .max = max };
+	char *fstr, *nstr = NULL;
+	unsigned int i;
+	int ret;
+
+	if (!filter)
+		return -EINVAL;
+	fstr = kstrdup(filter, GFP_KERNEL_ACCOUNT);
+	if (notfilter)
+		nstr = kstrdup(notfilter, GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!fstr || (notfilter && !nstr))
+		goto out;
+
+	ret = fprobe_split_globs(&m, fstr);
+	m.nfilter = m.nglobs;
+	if (!ret && !m.nfilter)
+		ret = -EINVAL;
+	if (!ret && nstr)
+		ret = fprobe_split_globs(&m, nstr);
+	if (ret)
+		goto out;
+	ret = -ENOMEM;
+	m.hit = kcalloc(m.nglobs, sizeof(*m.hit), GFP_KERNEL_ACCOUNT);
+	m.name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL_ACCOUNT);
+	m.size = max ? min(64U, max) : 64U;
+	m.addrs = kvmalloc_array(m.size, sizeof(*m.addrs), GFP_KERNEL_ACCOUNT);
+	if (!m.hit || !m.name || !m.addrs)
+		goto out;
+
+	ret = kallsyms_on_each_symbol(fprobe_filter_match_symbol, &m);
+	if (!ret && IS_ENABLED(CONFIG_MODULES))
+		ret = module_kallsyms_on_each_symbol(NULL,
+						     fprobe_filter_match_symbol,
+						     &m);
+	if (ret)
+		goto out;
+	fprobe_filter_uniq(&m);
+	if (flags & FPROBE_FILTER_EACH_GLOB) {
+		for (i = 0; i < m.nfilter; i++) {
+			if (m.globs[i][0] != '!' && !m.hit[i])
+				m.count = 0;
+		}
+	}
+	if (!m.count) {
+		ret = -ENOENT;
+	} else if (max && m.count > max) {
+		ret = -E2BIG;
+	} else {
+		*addrsp = m.addrs;
+		m.addrs = NULL;
+		ret = m.count;
+	}
+out:
+	kvfree(m.addrs);
+	kfree(m.name);
+	kfree(m.hit);
+	kfree(m.globs);
+	kfree(nstr);
+	kfree(fstr);
 	return ret;
 }
 
@@ -1976,13 +2109,13 @@ out_free_locs:
  *
  * Register @fp to ftrace for enabling the probe on the symbols matched to @filter.
  * If @notfilter is not NULL, the symbols matched the @notfilter are not probed.
- * Each of @filter and @notfilter is a list of patterns separated by commas or
- * white space, each pattern interpreted as set_ftrace_filter does.
+ * Each of @filter and @notfilter is a list of globs separated by commas or
+ * white space, expanded by fprobe_ips_from_filter().
  *
- * Return: 0 if @fp is registered successfully, -ENOENT if a pattern of
+ * Return: 0 if @fp is registered successfully, -ENOENT if a glob of
  * @filter matches no traceable function or all the matched functions are
- * excluded by @notfilter, -EINVAL if @filter holds no pattern, -errno for
- * the other errors.
+ * excluded by @notfilter, -EINVAL if @filter holds no glob (or a glob of
+ * digits only), -errno for the other errors.
  */
 int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter)
 {
@@ -1992,7 +2125,8 @@ int register_fprobe(struct fprobe *fp, const char *filter, const char *notfilter
 	if (!fp || !filter)
 		return -EINVAL;
 
-	ret = ip_list_from_filter(filter, notfilter, &addrs);
+	ret = fprobe_ips_from_filter(filter, notfilter, 0, FPROBE_FILTER_EACH_GLOB,
+				     &addrs);
 	if (ret < 0)
 		return ret;
 
@@ -2024,7 +2158,8 @@ int fprobe_count_ips_from_filter(const char *filter, const char *notfilter)
 	if (!filter)
 		return -EINVAL;
 
-	ret = ip_list_from_filter(filter, notfilter, &addrs);
+	ret = fprobe_ips_from_filter(filter, notfilter, 0, FPROBE_FILTER_EACH_GLOB,
+				     &addrs);
 	if (ret > 0)
 		kvfree(addrs);
 	return ret;

@@ -56,8 +56,6 @@
 #include <linux/export.h>
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
-#include <linux/glob.h>
-#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -72,7 +70,6 @@
 #include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
@@ -841,228 +838,26 @@ static char *fprobe_pmu_copy_filter(u64 uaddr)
 	return buf;
 }
 
-/* The globs of a filter and a not-filter, and the functions they match */
-struct fprobe_pmu_match {
-	char		**globs;	/* the filter's, then the not-filter's */
-	unsigned int	nfilter;	/* how many are the filter's */
-	unsigned int	nglobs;
-	unsigned long	*addrs;		/* ftrace locations, unsorted */
-	unsigned int	count;
-	unsigned int	size;		/* of @addrs, in entries */
-	char		*name;		/* KSYM_NAME_LEN bytes */
-};
-
 /*
- * Cut @str (globs separated by ',' or white space) into its globs, put
- * after those already in @m. Return -EINVAL for a glob of digits only
- * (ftrace would take it as a function index), -ENOMEM, or 0.
+ * Register the fprobe of @probe on the functions of its filters: -ENOENT
+ * if they select none, -E2BIG past max_funcs (fprobe_ips_from_filter())
  */
-static int fprobe_pmu_split_globs(struct fprobe_pmu_match *m, char *str)
-{
-	char **globs;
-	char *glob;
-
-	while ((glob = strsep(&str, ", \t\n"))) {
-		if (!*glob)
-			continue;
-		if (glob[strspn(glob, "0123456789")] == '\0')
-			return -EINVAL;
-		globs = krealloc_array(m->globs, m->nglobs + 1, sizeof(*globs),
-				       GFP_KERNEL_ACCOUNT);
-		if (!globs)
-			return -ENOMEM;
-		m->globs = globs;
-		m->globs[m->nglobs++] = glob;
-	}
-	return 0;
-}
-
-/*
- * Whether @globs[0..@n-1] select @name. The globs apply in order, as
- * writes to set_ftrace_filter: a glob adds the functions it matches, a
- * "!glob" removes them.
- */
-static bool fprobe_pmu_globs_select(char *const *globs, unsigned int n,
-				    const char *name)
-{
-	bool selected = false;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		const char *glob = globs[i];
-
-		if (*glob == '!') {
-			if (selected && glob_match(glob + 1, name))
-				selected = false;
-		} else if (!selected && glob_match(glob, name)) {
-			selected = true;
-		}
-	}
-	return selected;
-}
-
-/* Whether @name is selected by the filter and not by the not-filter */
-static bool fprobe_pmu_glob_wanted(const struct fprobe_pmu_match *m,
-				   const char *name)
-{
-	return fprobe_pmu_globs_select(m->globs, m->nfilter, name) &&
-	       !fprobe_pmu_globs_select(m->globs + m->nfilter,
-					m->nglobs - m->nfilter, name);
-}
-
-static int fprobe_pmu_cmp_addr(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort the addresses of @m and drop the duplicates (aliases) */
-static void fprobe_pmu_uniq(struct fprobe_pmu_match *m)
-{
-	unsigned int i, n = 0;
-
-	sort(m->addrs, m->count, sizeof(*m->addrs), fprobe_pmu_cmp_addr, NULL);
-	for (i = 0; i < m->count; i++)
-		if (!n || m->addrs[n - 1] != m->addrs[i])
-			m->addrs[n++] = m->addrs[i];
-	m->count = n;
-}
-
-/*
- * For each symbol of the kernel and its modules: keep the ftrace location
- * of a function the globs want. Ends the walk with -EINTR on a fatal
- * signal, -E2BIG past max_funcs distinct functions, -ENOMEM.
- */
-static int fprobe_pmu_match_symbol(void *data, const char *name,
-				   unsigned long addr)
-{
-	struct fprobe_pmu_match *m = data;
-	unsigned int max = READ_ONCE(max_funcs);
-	unsigned long *addrs;
-
-	/* The module walk holds module_mutex and does not reschedule */
-	cond_resched();
-	if (fatal_signal_pending(current))
-		return -EINTR;
-	if (!fprobe_pmu_glob_wanted(m, name))
-		return 0;
-	addr = ftrace_location(addr);
-	if (!addr)
-		return 0;
-	/*
-	 * Only under the name ftrace gives the function (that of
-	 * available_filter_functions): not under an alias at its address,
-	 * such as a section's start marker or a mapping symbol.
-	 */
-	if (!kallsyms_lookup(addr, NULL, NULL, NULL, m->name) ||
-	    strcmp(m->name, name))
-		return 0;
-	if (m->count == m->size) {
-		/* Full: the aliases out first, then grow */
-		fprobe_pmu_uniq(m);
-		if (m->count >= max)
-			return -E2BIG;
-	}
-	if (m->count == m->size) {
-		addrs = kvmalloc_array(min(2 * m->size, max), sizeof(*addrs),
-				       GFP_KERNEL_ACCOUNT);
-		if (!addrs)
-			return -ENOMEM;
-		memcpy(addrs, m->addrs, m->count * sizeof(*addrs));
-		kvfree(m->addrs);
-		m->addrs = addrs;
-		m->size = min(2 * m->size, max);
-	}
-	m->addrs[m->count++] = addr;
-	return 0;
-}
-
-/*
- * Make the list of the traceable functions that match @filter and do not
- * match @notfilter (which may be NULL). Return the number of addresses in
- * *@addrsp (to be kvfree()d), -ENOENT if there is none, -E2BIG if there are
- * more than max_funcs, or -errno.
- *
- * One walk of the kernel's and the modules' symbols, whatever the number
- * of globs, as fprobe's own filters upstream, without ftrace_lock (the
- * module walk holds module_mutex): the callback reschedules and a fatal
- * signal stops the walk at the next symbol. A function is probed at its
- * ftrace location, as set_ftrace_filter would, and only under the name
- * ftrace lists it by.
- */
-static int fprobe_pmu_ips(char *filter, char *notfilter,
-			  unsigned long **addrsp)
-{
-	struct fprobe_pmu_match m = { };
-	int ret;
-
-	ret = fprobe_pmu_split_globs(&m, filter);
-	m.nfilter = m.nglobs;
-	if (!ret && notfilter)
-		ret = fprobe_pmu_split_globs(&m, notfilter);
-	if (ret)
-		goto out;
-	ret = -ENOMEM;
-	m.name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL_ACCOUNT);
-	m.size = min(64U, max(READ_ONCE(max_funcs), 1U));
-	m.addrs = kvmalloc_array(m.size, sizeof(*m.addrs), GFP_KERNEL_ACCOUNT);
-	if (!m.name || !m.addrs)
-		goto out;
-
-	ret = kallsyms_on_each_symbol(fprobe_pmu_match_symbol, &m);
-	if (!ret && IS_ENABLED(CONFIG_MODULES))
-		ret = module_kallsyms_on_each_symbol(NULL,
-						     fprobe_pmu_match_symbol,
-						     &m);
-	if (ret)
-		goto out;
-	fprobe_pmu_uniq(&m);
-	if (!m.count) {
-		ret = -ENOENT;
-	} else if (m.count > READ_ONCE(max_funcs)) {
-		ret = -E2BIG;
-	} else {
-		*addrsp = m.addrs;
-		m.addrs = NULL;
-		ret = m.count;
-	}
-out:
-	kvfree(m.addrs);
-	kfree(m.name);
-	kfree(m.globs);
-	return ret;
-}
-
-/* Register the fprobe of @probe on the functions of its filters */
 static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 {
-	char *filter, *notfilter = NULL;
+	unsigned int max = READ_ONCE(max_funcs);
 	unsigned long *addrs;
 	int ret;
 
-	/* fprobe_pmu_ips() cuts the strings up: keep those of the probe. */
-	filter = kstrdup(probe->filter, GFP_KERNEL_ACCOUNT);
-	if (!filter)
-		return -ENOMEM;
-	if (probe->notfilter) {
-		notfilter = kstrdup(probe->notfilter, GFP_KERNEL_ACCOUNT);
-		if (!notfilter) {
-			ret = -ENOMEM;
-			goto out_free_filter;
-		}
-	}
-
-	ret = fprobe_pmu_ips(filter, notfilter, &addrs);
-	if (ret > 0) {
+	/* max_funcs 0 lets no function through: the walk stops past one */
+	ret = fprobe_ips_from_filter(probe->filter, probe->notfilter, max ?: 1,
+				     0, &addrs);
+	if (ret <= 0)
+		return ret;
+	if (ret > max)
+		ret = -E2BIG;
+	else
 		ret = register_fprobe_ips(&probe->fp, addrs, ret);
-		kvfree(addrs);
-	}
-
-	kfree(notfilter);
-out_free_filter:
-	kfree(filter);
+	kvfree(addrs);
 	return ret;
 }
 

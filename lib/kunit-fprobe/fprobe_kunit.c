@@ -652,7 +652,24 @@ static void fprobe_test_filters(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&tp.fp));
 	KUNIT_EXPECT_NE(test, 0, unregister_fprobe(&tp.fp));
 
+	/* A "!glob" in the filter removes what the globs before it added */
+	tp_init(&tp, true, true, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp,
+						 "fprobe_kunit_target*,!fprobe_kunit_target_*",
+						 "fprobe_kunit_target2"));
+	target(1);
+	target2(1);
+	target_args(1, 2, 3, 4, 5, 6);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tp.entries));
+
+	/* A glob of digits only, an index for set_ftrace_filter, is refused */
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_fprobe(&tp.fp, "12", NULL));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			register_fprobe(&tp.fp, "fprobe_kunit_target", "!3"));
+
 	/* An empty not-filter excludes nothing */
+	tp_init(&tp, true, true, 0);
 	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp.fp, "fprobe_kunit_target", ""));
 	KUNIT_EXPECT_EQ(test, -EBUSY, register_fprobe(&tp.fp, "fprobe_kunit_target2", NULL));
 	target(1);
@@ -695,6 +712,59 @@ static void fprobe_test_syms_unknown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp.fp));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tp.entries));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tp.exits));
+}
+
+/*
+ * fprobe_ips_from_filter(), the walk register_fprobe(), fprobe events and
+ * the fprobe PMU share: the ftrace locations, sorted, each once; the cap;
+ * and whether every glob must match
+ */
+static void fprobe_test_ips_from_filter(struct kunit *test)
+{
+	unsigned long want[2], *addrs;
+	int ret;
+
+	want[0] = ftrace_location((unsigned long)fprobe_kunit_target);
+	want[1] = ftrace_location((unsigned long)fprobe_kunit_target2);
+	KUNIT_ASSERT_NE(test, 0UL, want[0]);
+	KUNIT_ASSERT_NE(test, 0UL, want[1]);
+	if (want[0] > want[1])
+		swap(want[0], want[1]);
+
+	ret = fprobe_ips_from_filter("fprobe_kunit_target2 fprobe_kunit_target",
+				     "fprobe_kunit_target_*", 0, 0, &addrs);
+	KUNIT_ASSERT_EQ(test, 2, ret);
+	KUNIT_EXPECT_EQ(test, want[0], addrs[0]);
+	KUNIT_EXPECT_EQ(test, want[1], addrs[1]);
+	kvfree(addrs);
+
+	/* A function named twice is listed once */
+	ret = fprobe_ips_from_filter("fprobe_kunit_target,fprobe_kunit_targe?",
+				     NULL, 0, 0, &addrs);
+	KUNIT_ASSERT_EQ(test, 1, ret);
+	KUNIT_EXPECT_EQ(test, ftrace_location((unsigned long)fprobe_kunit_target),
+			addrs[0]);
+	kvfree(addrs);
+
+	/* Past the cap, nothing */
+	KUNIT_EXPECT_EQ(test, -E2BIG,
+			fprobe_ips_from_filter("fprobe_kunit_target fprobe_kunit_target2",
+					       NULL, 1, 0, &addrs));
+
+	/* A glob that matches nothing: an error only if each must match */
+	ret = fprobe_ips_from_filter("fprobe_kunit_target fprobe_kunit_nothing*",
+				     NULL, 0, 0, &addrs);
+	KUNIT_ASSERT_EQ(test, 1, ret);
+	kvfree(addrs);
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			fprobe_ips_from_filter("fprobe_kunit_target fprobe_kunit_nothing*",
+					       NULL, 0, FPROBE_FILTER_EACH_GLOB,
+					       &addrs));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			fprobe_ips_from_filter("fprobe_kunit_target",
+					       "fprobe_kunit_targe?", 0, 0, &addrs));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			fprobe_ips_from_filter(" , ", NULL, 0, 0, &addrs));
 }
 
 /* The entry handler returning non-zero cancels the exit, not counted as missed */
@@ -1336,6 +1406,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE(fprobe_test_counts),
 	KUNIT_CASE(fprobe_test_many_addresses),
 	KUNIT_CASE(fprobe_test_filters),
+	KUNIT_CASE(fprobe_test_ips_from_filter),
 	KUNIT_CASE(fprobe_test_syms_unknown),
 	KUNIT_CASE(fprobe_test_skip),
 	KUNIT_CASE(fprobe_test_disable_enable),
