@@ -9,6 +9,7 @@
 #   make import   the series in build/linux back into patches/ and the owned files
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
 #   make cross-series  every patch of the series built in order, x86_64 and arm64
+#   make series-kunit  the KUnit suites booted at the end of each sub-series
 #   make check-arm64, check-riscv64  that build booted there: KUnit,
 #                 ftracetest, the PMU's test and fuzzer
 #   make check-ppc64le  that build's KUnit suites booted there
@@ -32,7 +33,7 @@ CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
-	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series check-arm64 check-riscv64 check-ppc64le \
+	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series series-kunit check-arm64 check-riscv64 check-ppc64le \
 	check-cross initramfs-arm64 initramfs-riscv64 fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64
 
 # Builds run one at a time: they share build/linux and both cores.
@@ -77,6 +78,10 @@ $(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
 cross-series: tree
 	@harness/cross-series x86_64
 	@harness/cross-series arm64
+
+# The KUnit suites at the end of each sub-series (folder of patches/)
+series-kunit: tree initramfs
+	@harness/series-kunit
 
 # The arm64, riscv64 and ppc64le builds booted under QEMU (TCG; the virt
 # machine, pseries for ppc64le): the KUnit suites (fprobe, the fprobe PMU,
