@@ -21,6 +21,24 @@ grep -qF "$(sed -n 3p "$TOP/patches/cover-letter")" "$cover" || fail "the cover 
 grep -q 'HERE \*\*\*' "$cover" && fail "the cover letter kept a placeholder"
 echo "ok: the cover letter has the series' subject and body"
 
+# patches/series: the files numbered 0001.. in the order they apply, the
+# sub-series folders one after the other, each after a comment line naming it
+prev= i=0 seen=
+while IFS= read -r e; do
+	i=$((i + 1))
+	f=${e##*/}
+	[ "${f%%-*}" = "$(printf '%04d' $i)" ] || fail "patches/series: entry $i is $e"
+	d=$(dirname "$e")
+	[ "$d" != . ] || continue
+	if [ "$d" != "$prev" ]; then
+		[[ " $seen " != *" $d "* ]] || fail "patches/series: folder $d comes back at $e"
+		grep -q "^# $d: ." "$TOP/patches/series" || fail "patches/series: no '# $d: ...' line"
+		seen="$seen $d" prev=$d
+	fi
+done < <(series_entries)
+[ "$i" -eq "$n" ] || fail "patches/series has $i entries, the export $n patches"
+echo "ok: patches/series numbered in order, $(wc -w <<<"$seen") sub-series folders"
+
 wt=$BUILD/series-am
 git -C "$wt" am --abort >/dev/null 2>&1 || true
 worktree_at "$wt" base
