@@ -2164,7 +2164,6 @@ int fprobe_count_ips_from_filter(const char *filter, const char *notfilter)
 		kvfree(addrs);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(fprobe_count_ips_from_filter);
 
 /**
  * register_fprobe_ips() - Register fprobe to ftrace by address.

@@ -50,7 +50,6 @@
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
-#include <kunit/visibility.h>
 #include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/export.h>
@@ -1188,7 +1187,6 @@ int fprobe_pmu_type(void)
 {
 	return READ_ONCE(fprobe_pmu_registered) ? fprobe_pmu.type : -ENODEV;
 }
-EXPORT_SYMBOL_IF_KUNIT(fprobe_pmu_type);
 
 static int __init fprobe_pmu_init(void)
 {

@@ -3,7 +3,7 @@
  * libFuzzer target of the fprobe PMU record decoding and of the perf fprobe
  * report: no input may crash them or make them read or write out of bounds.
  *
- * Build (harness/fuzz-report does), from tools/, naming the entry point as
+ * Build, from tools/, naming the entry point as
  * libFuzzer wants it:
  *	clang -fsanitize=fuzzer,address,undefined -Iinclude -Iinclude/uapi \
  *		-Dfprobe_report_fuzz_one=LLVMFuzzerTestOneInput \
