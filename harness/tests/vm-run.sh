@@ -54,7 +54,11 @@ echo "ok: --timeout gives 124"
 
 s=0
 err=$("$vm" --kernel nope -- true 2>&1) || s=$?
-[ $s -ne 0 ] && grep -q "takes 'base', 'patched' or 'debug', not 'nope'" <<<"$err" || fail "bad --kernel: $err"
+[ $s -ne 0 ] && grep -q "takes 'base', 'patched', 'debug' or 'series-FOLDER', not 'nope'" <<<"$err" || fail "bad --kernel: $err"
+s=0
+err=$("$vm" --kernel series-nope -- true 2>&1) || s=$?
+[ $s -ne 0 ] && grep -q "series-kunit/nope/kernel/arch/x86/boot/bzImage is missing: run 'make series-kunit'" <<<"$err" ||
+	fail "--kernel series-FOLDER without its build: $err"
 err=$("$vm" --timeout soon -- true 2>&1) && fail "bad --timeout accepted"
 grep -q 'whole seconds' <<<"$err" || fail "bad --timeout: $err"
 err=$("$vm" --arch mips -- true 2>&1) && fail "bad --arch accepted"
