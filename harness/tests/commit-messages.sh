@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Commit messages as the kernel's, from the commit that added this test on:
+# a subject of at most 72 characters, not a fixup/squash/amend marker and
+# not ending in a period; a body (what and why) for every commit that
+# changes more than Markdown; lines of the body at most 100 characters
+# (a quoted log line may be longer than the kernel's 75). The commits
+# before it are history and are not checked.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$TOP"
+git rev-parse -q --verify HEAD >/dev/null || { echo "skip: not a git checkout"; exit 4; }
+[ "$(git rev-parse --is-shallow-repository)" = false ] ||
+	{ echo "skip: a shallow clone has not the history to check"; exit 4; }
+self=harness/tests/commit-messages.sh
+intro=$(git log --diff-filter=A --format=%H -- "$self" | tail -1)
+if [ -z "$intro" ]; then
+	echo "skip: $self is not committed yet"
+	exit 4
+fi
+
+bad=0
+n=0
+while read -r c; do
+	n=$((n + 1))
+	subject=$(git log -1 --format=%s "$c")
+	short=$(git log -1 --format=%h "$c")
+	if [ ${#subject} -gt 72 ]; then
+		echo "$short: subject of ${#subject} characters (at most 72): $subject"
+		bad=1
+	fi
+	case "$subject" in
+	fixup!* | squash!* | amend!*) echo "$short: a $subject"; bad=1 ;;
+	*.) echo "$short: the subject ends in a period: $subject"; bad=1 ;;
+	esac
+	body=$(git log -1 --format=%b "$c" | sed '/^[[:space:]]*$/d')
+	if [ -z "$body" ] &&
+		git diff-tree --no-commit-id --name-only -r "$c" | grep -qv '\.md$'; then
+		echo "$short: no body (say why, and what was measured): $subject"
+		bad=1
+	fi
+	long=$(git log -1 --format=%b "$c" | awk 'length > 100' | head -1)
+	if [ -n "$long" ]; then
+		echo "$short: a body line over 100 characters: ${long:0:60}..."
+		bad=1
+	fi
+done < <(git rev-list --reverse --no-merges "$intro^..HEAD")
+[ $bad -eq 0 ] || fail "commit messages above are not as the kernel's (docs: docs/HACKING.md)"
+echo "ok: $n commits since $(git log -1 --format=%h "$intro") have kernel-style messages"
