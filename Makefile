@@ -6,6 +6,7 @@
 #   make check-debug  KUnit, ftracetest and fuzzers on a lockdep+KASAN kernel
 #   make bench    probe costs, patched vs base kernel, as ratios in one run
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
+#   make shell    the patched guest with a shell on this terminal (exit ends it)
 #   make import   the series in build/linux back into patches/ and the owned files
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
 #   make cross-series  every patch of the series built in order, x86_64 and arm64
@@ -32,7 +33,7 @@ TIMEOUT		?= 900
 CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
-	kunit check check-debug demo bench clean distclean help fprobe-pmu-tests \
+	kunit shell check check-debug demo bench clean distclean help fprobe-pmu-tests \
 	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series series-kunit check-arm64 check-riscv64 check-ppc64le \
 	check-cross initramfs-arm64 initramfs-riscv64 fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64
 
@@ -128,6 +129,10 @@ vm-run: kernel initramfs
 
 kunit: kernel initramfs
 	@harness/kunit
+
+# The patched guest with an interactive shell on this terminal
+shell: kernel initramfs
+	@harness/vm-run --tty --timeout 86400 -- 'exec bash -i'
 
 # The fprobe PMU test programs (static), run by the guest suites
 fprobe-pmu-tests: tree
