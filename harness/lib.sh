@@ -46,3 +46,30 @@ worktree_at() {
 	git -C "$wt" checkout -q -f --detach "$rev"
 	git -C "$wt" clean -fdq
 }
+
+# cross_prefix ARCH: the compiler prefix (CROSS_COMPILE) of Debian's cross
+# compiler for the kernel's ARCH (x86_64: the host's, no prefix); dies
+# naming the ones there are for any other
+cross_prefix() {
+	case "$1" in
+	x86_64) echo ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	riscv) echo riscv64-linux-gnu- ;;
+	s390) echo s390x-linux-gnu- ;;
+	powerpc) echo powerpc64le-linux-gnu- ;;
+	*) die "no build for '$1' (x86_64, arm64, riscv, s390, powerpc)" ;;
+	esac
+}
+
+# cross_make SRC OBJ ARCH CROSS MAKEARGS...: the kernel's make for ARCH out
+# of tree, with ccache, fixed build stamps and a clean make environment (the
+# top-level Makefile's variables must not reach kbuild)
+cross_make() {
+	local src=$1 obj=$2 arch=$3 cross=$4
+	shift 4
+	env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL -u CMD \
+		make -C "$src" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" KBUILD_BUILD_TIMESTAMP="2000-01-01" \
+		KBUILD_BUILD_USER=fprobe KBUILD_BUILD_HOST=harness \
+		-j"$(($(nproc) + 1))" "$@"
+}
