@@ -58,6 +58,7 @@
 #include "util/target.h"
 #include "util/thread.h"
 #include "util/time-utils.h"
+#include "util/util.h"
 #include "util/tool.h"
 #include "util/fprobe-call.h"
 #include "util/fprobe-decode.h"
@@ -89,7 +90,7 @@ struct fprobe_pending {
 
 struct fprobe_task {
 	int			nr;
-	int			alloc;
+	size_t			alloc;
 	struct fprobe_pending	*stack;
 	/* out of every traced call when one that ended then returned */
 	u64			settle_after;
@@ -366,15 +367,9 @@ static int fprobe__list_call(struct perf_fprobe *fprobe,
 	call->cookie = 0;
 	if (!(fprobe->outputs & FPROBE_OUT_CALLS))
 		return 0;
-	if (fprobe->nr_listed == fprobe->alloc_listed) {
-		size_t alloc = fprobe->alloc_listed ? fprobe->alloc_listed * 2 : 1024;
-		struct fprobe_listed *tmp = realloc(fprobe->listed, alloc * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		fprobe->listed = tmp;
-		fprobe->alloc_listed = alloc;
-	}
+	if (realloc_array_as_needed(fprobe->listed, fprobe->alloc_listed,
+				    fprobe->nr_listed, NULL))
+		return -ENOMEM;
 	l = &fprobe->listed[fprobe->nr_listed++];
 	call->cookie = fprobe->nr_listed;
 	l->call = *call;
@@ -696,15 +691,8 @@ static int fprobe__tp_entry(struct perf_fprobe *fprobe, struct evsel *evsel,
 
 	if (!task)
 		return -ENOMEM;
-	if (task->nr == task->alloc) {
-		int alloc = task->alloc ? task->alloc * 2 : 16;
-		struct fprobe_pending *tmp = realloc(task->stack, alloc * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		task->stack = tmp;
-		task->alloc = alloc;
-	}
+	if (realloc_array_as_needed(task->stack, task->alloc, (size_t)task->nr, NULL))
+		return -ENOMEM;
 	p = &task->stack[task->nr];
 	memset(p, 0, sizeof(*p));
 	p->call.func = evsel__intval(evsel, sample, "__probe_ip");

@@ -12,18 +12,7 @@ skip_if_no_fprobe
 
 err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
-
-cleanup() {
-	rm -rf "$tmpdir"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	cleanup
-	exit 1
-}
-trap trap_cleanup TERM INT
-trap cleanup EXIT
+fprobe_test_begin
 
 fails=
 fail() {

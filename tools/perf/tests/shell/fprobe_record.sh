@@ -17,24 +17,8 @@ skip_if_no_fprobe
 
 err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
+fprobe_test_begin
 data=$tmpdir/fprobe.data
-
-cleanup() {
-	rm -rf "$tmpdir"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	cleanup
-	exit 1
-}
-trap trap_cleanup TERM INT
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
 
 # the tracefs fallback must leave no fprobe event behind
 events_left() {

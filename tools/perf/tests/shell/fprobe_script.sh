@@ -35,23 +35,7 @@ fi
 
 err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
-
-cleanup() {
-	rm -rf "$tmpdir"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	cleanup
-	exit 1
-}
-trap trap_cleanup TERM INT
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
+fprobe_test_begin
 
 # gecko_threads PROFILE: "comm samples vfs_read-frames" per thread of a
 # Firefox Profiler profile, read by perf's own Python (perf script -s runs

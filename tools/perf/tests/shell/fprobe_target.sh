@@ -11,24 +11,11 @@ skip_if_no_fprobe
 
 err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
+fprobe_test_begin
 loop=
 
-cleanup() {
+fprobe_test_cleanup_hook() {
 	[ -z "$loop" ] || kill "$loop" 2>/dev/null || true
-	rm -rf "$tmpdir"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	cleanup
-	exit 1
-}
-trap trap_cleanup TERM INT
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	err=1
 }
 
 events_left() {

@@ -14,23 +14,7 @@ skip_if_no_fprobe
 
 err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
-
-cleanup() {
-	rm -rf "$tmpdir"
-	trap - EXIT TERM INT
-}
-
-trap_cleanup() {
-	cleanup
-	exit 1
-}
-trap trap_cleanup TERM INT
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
+fprobe_test_begin
 
 if [ "$(fprobe_path)" != pmu ]; then
 	if perf fprobe trace -a vfs_read -- true >"$tmpdir/out" 2>"$tmpdir/err"; then

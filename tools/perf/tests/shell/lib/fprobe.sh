@@ -54,3 +54,26 @@ wait_attached() {
 	done
 	return 1
 }
+
+# fprobe_test_begin: after a test has set err=0 (fail() sets it to 1) and
+# made its temporary directory $tmpdir: remove $tmpdir at exit, and on TERM
+# or INT, which fail the test. A test that leaves processes behind defines
+# fprobe_test_cleanup_hook, called first at exit.
+fprobe_test_begin() {
+	trap 'fprobe_test_cleanup; exit 1' TERM INT
+	trap fprobe_test_cleanup EXIT
+}
+
+fprobe_test_cleanup() {
+	if declare -F fprobe_test_cleanup_hook >/dev/null; then
+		fprobe_test_cleanup_hook
+	fi
+	rm -rf "$tmpdir"
+	trap - EXIT TERM INT
+}
+
+# shellcheck disable=SC2034 # err is the test's exit status
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
