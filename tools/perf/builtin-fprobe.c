@@ -367,9 +367,20 @@ static int fprobe__list_call(struct perf_fprobe *fprobe,
 	call->cookie = 0;
 	if (!(fprobe->outputs & FPROBE_OUT_CALLS))
 		return 0;
-	if (realloc_array_as_needed(fprobe->listed, fprobe->alloc_listed,
-				    fprobe->nr_listed, NULL))
-		return -ENOMEM;
+	/*
+	 * Grown by hand, not with realloc_array_as_needed(): it zeroes the
+	 * new half of the array, which makes the whole capacity resident,
+	 * and --calls of a long recording keeps one entry per call.
+	 */
+	if (fprobe->nr_listed == fprobe->alloc_listed) {
+		size_t alloc = fprobe->alloc_listed ? fprobe->alloc_listed * 2 : 1024;
+		struct fprobe_listed *tmp = realloc(fprobe->listed, alloc * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		fprobe->listed = tmp;
+		fprobe->alloc_listed = alloc;
+	}
 	l = &fprobe->listed[fprobe->nr_listed++];
 	call->cookie = fprobe->nr_listed;
 	l->call = *call;
