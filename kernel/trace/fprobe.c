@@ -1540,16 +1540,6 @@ static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
 		delete_fprobe_node(&fph->array[i]);
 }
 
-static int addrs_cmp(const void *a, const void *b)
-{
-	unsigned long addr_a = *(const unsigned long *)a;
-	unsigned long addr_b = *(const unsigned long *)b;
-
-	if (addr_a == addr_b)
-		return 0;
-	return addr_a < addr_b ? -1 : 1;
-}
-
 /*
  * Whether @addr is one of the @count sorted @addrs, for a walk of the nodes
  * of an fprobe_hlist in order (they are sorted too, see fprobe_init()): *@k
@@ -1773,6 +1763,16 @@ static int __init init_fprobe(void)
 	return fprobe_init_module_notifier();
 }
 early_initcall(init_fprobe);
+
+static int addrs_cmp(const void *a, const void *b)
+{
+	unsigned long addr_a = *(const unsigned long *)a;
+	unsigned long addr_b = *(const unsigned long *)b;
+
+	if (addr_a == addr_b)
+		return 0;
+	return addr_a < addr_b ? -1 : 1;
+}
 
 static int symbols_cmp(const void *a, const void *b)
 {

@@ -11,10 +11,9 @@
  * records; perf fprobe trace prints the calls of the PMU's events as they
  * come instead.
  *
- * perf fprobe report reads such a file back, pairs entry and exit samples
- * per thread (tracefs path), turns each call into a struct fprobe_call
- * and hands it to util/fprobe-report.c for the tree, histograms and flame
- * graphs; --calls lists every call with its arguments by type.
+ * perf fprobe report reads such a file back as calls (util/fprobe-session.c)
+ * and hands them to util/fprobe-report.c for the tree, histograms and
+ * flame graphs; --calls lists every call with its arguments by type.
  */
 #include "builtin.h"
 
@@ -26,51 +25,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/utsname.h>
-#include <linux/err.h>
-#include <linux/fprobe_pmu.h>
 #include <linux/kernel.h>
-#include <linux/list.h>
-#include <linux/string.h>
-#include <linux/zalloc.h>
 
 #include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
-#include <api/fs/fs.h>
-#include <traceevent/event-parse.h>
 
 #include "util/debug.h"
-#include "util/data.h"
-#include "util/event.h"
 #include "util/evlist.h"
-#include "util/evsel.h"
-#include "util/hashmap.h"
 #include "util/intlist.h"
 #include "util/machine.h"
-#include "util/map.h"
 #include "util/pmu.h"
 #include "util/pmus.h"
-#include "util/sample.h"
 #include "util/session.h"
-#include "util/string2.h"
-#include "util/strlist.h"
 #include "util/symbol.h"
 #include "util/target.h"
 #include "util/thread.h"
 #include "util/time-utils.h"
 #include "util/util.h"
-#include "util/tool.h"
 #include "util/fprobe-call.h"
-#include "util/fprobe-decode.h"
-#include "util/fprobe-btf.h"
-#include "util/fprobe-dwarf.h"
 #include "util/fprobe-probe.h"
 #include "util/fprobe-record.h"
 #include "util/fprobe-report.h"
+#include "util/fprobe-session.h"
 
 /* The tracefs path makes two events per function: keep it sane */
 #define FPROBE_MAX_TRACEFS_FUNCS	128
-#define FPROBE_MAX_STACK	128
 
 enum fprobe_output {
 	FPROBE_OUT_TREE		= 1 << 0,
@@ -81,46 +60,7 @@ enum fprobe_output {
 	FPROBE_OUT_CHROME	= 1 << 5,
 };
 
-/* A call whose entry was seen, waiting for its exit (tracefs path) */
-struct fprobe_pending {
-	struct fprobe_call	call;
-	u32			arg_mask;
-	struct fprobe_func	*dwarf;
-};
-
-struct fprobe_task {
-	int			nr;
-	size_t			alloc;
-	struct fprobe_pending	*stack;
-	/* out of every traced call when one that ended then returned */
-	u64			settle_after;
-};
-
-/* A finished call kept for --calls */
-struct fprobe_listed {
-	struct fprobe_call	call;
-	u32			arg_mask;
-	struct fprobe_func	*dwarf;
-	int			level;	/* in the report, 0: not kept there */
-};
-
-/* What is known about one evsel of a recording, in evsel->priv */
-struct fprobe_evinfo {
-	bool			pmu;
-	bool			exit;
-	int			nr_fields;
-	struct tep_format_field	*fields[FPROBE_CALL_MAX_ARGS];
-	const char		*field_names[FPROBE_CALL_MAX_ARGS];
-	/* PMU: the parameters named (FPROBE_PMU_EVSEL:GLOB(NAME,...)), if any */
-	int			nr_params;
-	char			*params[FPROBE_CALL_MAX_ARGS];
-	/* and which arguments they are in the last function seen */
-	struct fprobe_func	*last_dwarf;
-	u32			last_mask;
-};
-
 struct perf_fprobe {
-	struct perf_tool	tool;
 	struct fprobe_protos	protos;		/* -k, --btf */
 	struct fprobe_probes	probes;		/* -a, -N */
 	struct target		target;
@@ -151,28 +91,9 @@ struct perf_fprobe {
 	bool			errors;		/* --errors */
 	bool			stdio;		/* --stdio: what is done anyway */
 	const char		*tmp_data;	/* the temporary recording */
-	struct fprobe_report	*rep;
-	struct hashmap		*tasks;
-	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
-	struct hashmap		*syms_by_addr;	/* kernel symbols of recorded ips */
 	bool			need_protos;	/* the output shows args or types */
-	const char		*stack_buf[FPROBE_MAX_STACK];
-	/* the callchain stack_buf was resolved from, while it is valid */
-	u64			last_chain[FPROBE_MAX_STACK];
-	u64			last_chain_nr;
-	u64			last_func;
-	u32			last_nr_stack;
-	bool			last_chain_valid;
-	struct fprobe_listed	*listed;
-	size_t			nr_listed;
-	size_t			alloc_listed;
-	u64			nr_calls;
-	u64			nr_incomplete;
-	/* tracefs: calls cut by the ends of the recording, not shown */
-	u64			nr_open_at_end;
-	u64			nr_begun_before;
-	u64			nr_lost;
-	u64			nr_bad;
+	struct fprobe_session	*fs;		/* the recording read */
+	struct fprobe_report	*rep;
 };
 
 /*
@@ -204,729 +125,6 @@ static void fprobe__report_sigint(int sig __maybe_unused)
 {
 	fprobe_report_interrupted = 1;
 	session_done = 1;
-}
-
-/* ---- reading a recording ------------------------------------------------ */
-
-/* The prototype of a recorded function, looked up once */
-static struct fprobe_func *fprobe__func_dwarf(struct perf_fprobe *fprobe,
-					      const char *name)
-{
-	struct fprobe_func *func = NULL;
-	char *key;
-
-	if (!name || !fprobe->need_protos)
-		return NULL;
-	if (hashmap__find(fprobe->funcs_by_name, name, &func))
-		return func;
-	func = fprobe_protos__find_func(&fprobe->protos, name);
-	key = strdup(name);
-	if (key && hashmap__add(fprobe->funcs_by_name, key, func) < 0)
-		free(key);
-	return func;
-}
-
-/* Hash maps keyed by an address or a tid, as is */
-static size_t long_hash(long key, void *ctx __maybe_unused)
-{
-	return key;
-}
-
-static bool long_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return a == b;
-}
-
-/*
- * The kernel symbol at @addr, looked up once: callchains repeat the same
- * few return addresses, and the symbols' tree walk was most of a report.
- */
-static struct symbol *fprobe__kernel_sym(struct perf_fprobe *fprobe,
-					 struct machine *machine, u64 addr)
-{
-	struct symbol *sym;
-
-	if (!fprobe->syms_by_addr) {
-		fprobe->syms_by_addr = hashmap__new(long_hash, long_equal, NULL);
-		if (IS_ERR(fprobe->syms_by_addr))
-			fprobe->syms_by_addr = NULL;
-	}
-	/* a hashmap key is a long: no cache for an address wider */
-	if (fprobe->syms_by_addr && addr == (unsigned long)addr &&
-	    hashmap__find(fprobe->syms_by_addr, addr, &sym))
-		return sym;
-	sym = machine__find_kernel_symbol(machine, addr, NULL);
-	if (fprobe->syms_by_addr && addr == (unsigned long)addr)
-		hashmap__add(fprobe->syms_by_addr, addr, sym);	/* or look up again */
-	return sym;
-}
-
-/*
- * A BPF program or trampoline came or went (PERF_RECORD_KSYMBOL): the
- * symbols looked up may be freed, or an address another's.
- */
-static void fprobe__forget_syms(struct perf_fprobe *fprobe)
-{
-	if (fprobe->syms_by_addr)
-		hashmap__clear(fprobe->syms_by_addr);
-	fprobe->last_chain_valid = false;
-}
-
-static int fprobe__process_ksymbol(const struct perf_tool *tool,
-				   union perf_event *event,
-				   struct perf_sample *sample,
-				   struct machine *machine)
-{
-	struct perf_fprobe *fprobe = container_of(tool, struct perf_fprobe, tool);
-
-	fprobe__forget_syms(fprobe);
-	return perf_event__process_ksymbol(tool, event, sample, machine);
-}
-
-static const char *kernel_sym_name(struct perf_fprobe *fprobe,
-				   struct machine *machine, u64 addr)
-{
-	struct symbol *sym = fprobe__kernel_sym(fprobe, machine, addr);
-
-	return sym ? sym->name : NULL;
-}
-
-/* The kernel callchain above the call, outermost first, in fprobe->stack_buf */
-static u32 fprobe__resolve_stack(struct perf_fprobe *fprobe,
-				 struct perf_sample *sample,
-				 struct machine *machine, u64 func)
-{
-	struct ip_callchain *chain = sample->callchain;
-	const char *inner_first[FPROBE_MAX_STACK];
-	struct symbol *func_sym;
-	u32 n = 0, i;
-	bool skip = true;
-
-	if (!chain)
-		return 0;
-	/* the calls of a recording mostly come from where the one before came */
-	if (fprobe->last_chain_valid && chain->nr == fprobe->last_chain_nr &&
-	    func == fprobe->last_func &&
-	    !memcmp(chain->ips, fprobe->last_chain, chain->nr * sizeof(u64)))
-		return fprobe->last_nr_stack;
-	fprobe->last_chain_valid = false;
-	func_sym = fprobe__kernel_sym(fprobe, machine, func);
-	for (i = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
-		u64 ip = chain->ips[i];
-		struct symbol *sym;
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			if (ip == PERF_CONTEXT_USER)
-				break;
-			continue;
-		}
-		sym = fprobe__kernel_sym(fprobe, machine, ip);
-		/* the probed function itself, and the handler frames below it */
-		if (skip) {
-			if (sym && sym == func_sym)
-				skip = false;
-			continue;
-		}
-		inner_first[n++] = sym ? sym->name : "[unknown]";
-	}
-	/* no frame of the probed function: take the chain as it is */
-	if (skip) {
-		for (i = 0, n = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
-			u64 ip = chain->ips[i];
-
-			if (ip >= PERF_CONTEXT_MAX) {
-				if (ip == PERF_CONTEXT_USER)
-					break;
-				continue;
-			}
-			inner_first[n++] = kernel_sym_name(fprobe, machine, ip) ?: "[unknown]";
-		}
-	}
-	for (i = 0; i < n; i++)
-		fprobe->stack_buf[i] = inner_first[n - 1 - i];
-	if (chain->nr <= FPROBE_MAX_STACK) {
-		memcpy(fprobe->last_chain, chain->ips, chain->nr * sizeof(u64));
-		fprobe->last_chain_nr = chain->nr;
-		fprobe->last_func = func;
-		fprobe->last_nr_stack = n;
-		fprobe->last_chain_valid = true;
-	}
-	return n;
-}
-
-/*
- * Keep @call for --calls; its cookie, with which the report hands back its
- * nesting level, is then its place in the list, plus one.
- */
-static int fprobe__list_call(struct perf_fprobe *fprobe,
-			     struct fprobe_call *call, u32 arg_mask,
-			     struct fprobe_func *dwarf)
-{
-	struct fprobe_listed *l;
-
-	call->cookie = 0;
-	if (!(fprobe->outputs & FPROBE_OUT_CALLS))
-		return 0;
-	/*
-	 * Grown by hand, not with realloc_array_as_needed(): it zeroes the
-	 * new half of the array, which makes the whole capacity resident,
-	 * and --calls of a long recording keeps one entry per call.
-	 */
-	if (fprobe->nr_listed == fprobe->alloc_listed) {
-		size_t alloc = fprobe->alloc_listed ? fprobe->alloc_listed * 2 : 1024;
-		struct fprobe_listed *tmp = realloc(fprobe->listed, alloc * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		fprobe->listed = tmp;
-		fprobe->alloc_listed = alloc;
-	}
-	l = &fprobe->listed[fprobe->nr_listed++];
-	call->cookie = fprobe->nr_listed;
-	l->call = *call;
-	l->call.stack = NULL;
-	l->call.nr_stack = 0;
-	l->arg_mask = arg_mask;
-	l->dwarf = dwarf;
-	l->level = 0;
-	return 0;
-}
-
-/*
- * Whether @call passes --errors and --min-latency. Recorded through the
- * fprobe PMU, the kernel applied them already (errors without the return
- * type): they are checked again here, with the type from DWARF when there
- * is one. A call with no exit has no return value: not an error.
- */
-static bool fprobe__wanted(struct perf_fprobe *fprobe, const struct fprobe_call *call,
-			   const struct fprobe_func *dwarf)
-{
-	bool complete = call->flags == (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT);
-
-	if (fprobe->errors &&
-	    (!(call->flags & FPROBE_CALL_EXIT) ||
-	     !fprobe_type__is_error(dwarf ? &dwarf->ret : NULL, call->retval)))
-		return false;
-	return !complete || call->duration >= fprobe->ropts.min_latency;
-}
-
-static void fprobe__live_call(struct perf_fprobe *fprobe, const struct fprobe_call *call,
-			      u32 arg_mask, struct fprobe_func *dwarf);
-
-static struct fprobe_task *fprobe__task(struct perf_fprobe *fprobe, s32 tid);
-
-/*
- * The thread of @call was out of every traced call when a call that ended
- * at task->settle_after returned: if @call began after that, no call to
- * come is around or inside those the report has of the thread, which it
- * can nest and keep only the sums of (it keeps them for --calls and
- * --chrome). Not before: on another CPU, whose clock may be slightly
- * behind, a call inside the last one could still come. The idle tasks of
- * all CPUs share tid 0: they are never settled.
- */
-static int fprobe__settle(struct perf_fprobe *fprobe, const struct fprobe_call *call)
-{
-	struct fprobe_task *task;
-	int err;
-
-	if (fprobe->live || !fprobe->rep || !call->tid)
-		return 0;
-	task = fprobe__task(fprobe, call->tid);
-	if (!task)
-		return -ENOMEM;
-	if (!task->settle_after || call->entry_time < task->settle_after)
-		return 0;
-	err = fprobe_report__settle(fprobe->rep, call->tid);
-	task->settle_after = 0;
-	return err;
-}
-
-/* @call's thread is out of every traced call since @call returned */
-static int fprobe__out_of_calls(struct perf_fprobe *fprobe, const struct fprobe_call *call)
-{
-	struct fprobe_task *task;
-
-	if (fprobe->live || !fprobe->rep || !call->tid)
-		return 0;
-	task = fprobe__task(fprobe, call->tid);
-	if (!task)
-		return -ENOMEM;
-	task->settle_after = call->entry_time + call->duration;
-	return 0;
-}
-
-static int fprobe__emit(struct perf_fprobe *fprobe, struct fprobe_call *call,
-			u32 arg_mask, struct fprobe_func *dwarf)
-{
-	int err = fprobe__settle(fprobe, call);
-
-	if (err)
-		return err;
-	if (!fprobe_report_opts__selects(&fprobe->ropts, call) ||
-	    !fprobe__wanted(fprobe, call, dwarf))
-		return 0;
-	if (call->flags != (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT))
-		fprobe->nr_incomplete++;
-	else
-		fprobe->nr_calls++;
-	if (fprobe->live) {
-		fprobe__live_call(fprobe, call, arg_mask, dwarf);
-		return 0;
-	}
-	if (fprobe__list_call(fprobe, call, arg_mask, dwarf) < 0)
-		return -ENOMEM;
-	return fprobe_report__add(fprobe->rep, call);
-}
-
-static struct fprobe_task *fprobe__task(struct perf_fprobe *fprobe, s32 tid)
-{
-	struct fprobe_task *task = NULL;
-
-	if (hashmap__find(fprobe->tasks, (long)tid, &task))
-		return task;
-	task = zalloc(sizeof(*task));
-	if (task && hashmap__add(fprobe->tasks, (long)tid, task) < 0)
-		zfree(&task);
-	return task;
-}
-
-/* Calls still open on @task lost their exit: they go with no latency */
-static int fprobe_task__flush(struct perf_fprobe *fprobe, struct fprobe_task *task,
-			      int down_to)
-{
-	int err = 0;
-
-	while (task->nr > down_to) {
-		struct fprobe_pending *p = &task->stack[--task->nr];
-
-		if (!err)
-			err = fprobe__emit(fprobe, &p->call, p->arg_mask, p->dwarf);
-		free(p->call.stack);
-	}
-	return err;
-}
-
-/*
- * The calls of a tracefs recording that had not returned when it ended
- * (their exits are not in it): counted, and not shown, as the fprobe PMU,
- * which records a call when it returns, has no record of them either
- */
-static void fprobe__end_open_calls(struct perf_fprobe *fprobe)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-
-	hashmap__for_each_entry(fprobe->tasks, cur, bkt) {
-		struct fprobe_task *task = cur->pvalue;
-
-		while (task->nr) {
-			struct fprobe_pending *p = &task->stack[--task->nr];
-
-			/* not when the report was interrupted: those are unread */
-			if (!fprobe_report_interrupted &&
-			    fprobe_report_opts__selects(&fprobe->ropts, &p->call))
-				fprobe->nr_open_at_end++;
-			free(p->call.stack);
-		}
-	}
-}
-
-static int fprobe__flush_all(struct perf_fprobe *fprobe)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-	int err = 0;
-
-	hashmap__for_each_entry(fprobe->tasks, cur, bkt) {
-		struct fprobe_task *task = cur->pvalue;
-
-		if (fprobe_task__flush(fprobe, task, 0) < 0)
-			err = -1;
-	}
-	return err;
-}
-
-/*
- * The parameters named in a PMU event's name, FPROBE_PMU_EVSEL:GLOB(NAME,...):
- * none (every argument captured is shown) if it names none, or if it is
- * not of that form
- */
-static void fprobe_evinfo__parse_params(struct fprobe_evinfo *info, const char *name)
-{
-	const char *open = strchr(name, '('), *p, *end;
-	size_t len = strlen(name);
-
-	if (!open || name[len - 1] != ')')
-		return;
-	for (p = open + 1; p < name + len - 1 && info->nr_params < FPROBE_CALL_MAX_ARGS;
-	     p = end + 1) {
-		end = strchr(p, ',');
-		if (!end || end > name + len - 1)
-			end = name + len - 1;
-		info->params[info->nr_params] = strndup(p, end - p);
-		if (!info->params[info->nr_params])
-			break;
-		info->nr_params++;
-	}
-}
-
-static void fprobe_evinfo__delete(struct fprobe_evinfo *info)
-{
-	int i;
-
-	if (!info)
-		return;
-	for (i = 0; i < info->nr_params; i++)
-		free(info->params[i]);
-	free(info);
-}
-
-/*
- * Which of the arguments a PMU record of @info captured, for a call of the
- * function @dwarf describes, are shown: those of the parameters named, or
- * else those of any parameter (the event captures the same number of
- * arguments for every function of its glob: the registers that hold none
- * of this one's parameters, beyond them or the halves of a struct by
- * value, are not). Without DWARF or BTF, every argument captured.
- */
-static u32 fprobe_evinfo__arg_mask(struct fprobe_evinfo *info, struct fprobe_func *dwarf,
-				   u32 nargs)
-{
-	u32 mask = nargs ? (1U << nargs) - 1 : 0, had = 0;
-	int i, j;
-
-	if (!dwarf)
-		return mask;
-	if (info && info->last_dwarf == dwarf)
-		return mask & info->last_mask;
-	for (i = 0; i < dwarf->nr_params; i++) {
-		const struct fprobe_param *p = &dwarf->params[i];
-
-		if (p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS)
-			continue;
-		for (j = 0; info && j < info->nr_params; j++) {
-			if (!strcmp(info->params[j], p->name))
-				break;
-		}
-		if (!info || !info->nr_params || j < info->nr_params)
-			had |= 1U << p->arg;
-	}
-	if (info) {
-		info->last_dwarf = dwarf;
-		info->last_mask = had;
-	}
-	return mask & had;
-}
-
-static struct fprobe_evinfo *fprobe__evinfo(struct evsel *evsel)
-{
-	struct fprobe_evinfo *info = evsel->priv;
-	struct tep_event *tp = evsel->tp_format;
-	struct tep_format_field *field;
-
-	if (info)
-		return info;
-	info = zalloc(sizeof(*info));
-	if (!info)
-		return NULL;
-	if (!tp) {
-		info->pmu = true;
-		fprobe_evinfo__parse_params(info, evsel__name(evsel));
-	} else {
-		info->exit = fprobe_tracefs__is_exit(tp->name);
-		for (field = tp->format.fields; field; field = field->next) {
-			if (!strncmp(field->name, "__probe_", 8) ||
-			    info->nr_fields == FPROBE_CALL_MAX_ARGS)
-				continue;
-			info->fields[info->nr_fields] = field;
-			info->field_names[info->nr_fields++] = field->name;
-		}
-	}
-	evsel->priv = info;
-	return info;
-}
-
-static bool evsel__is_fprobe(struct evsel *evsel)
-{
-	if (evsel->tp_format)
-		return !strcmp(evsel->tp_format->system, FPROBE_GROUP);
-	return (evsel->core.attr.sample_type & PERF_SAMPLE_RAW) &&
-	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
-}
-
-static int fprobe__pmu_sample(struct perf_fprobe *fprobe, struct fprobe_evinfo *info,
-			      struct perf_sample *sample, struct machine *machine)
-{
-	struct fprobe_call call;
-	struct fprobe_func *dwarf;
-	int ret;
-
-	memset(&call, 0, sizeof(call));
-	ret = fprobe_pmu_record__decode(sample->raw_data, sample->raw_size, &call);
-	if (ret == -EPROTONOSUPPORT) {
-		pr_err("an fprobe PMU record is of version %u; this perf reads version %u only: a newer perf is needed\n",
-		       fprobe_pmu_record__version(sample->raw_data, sample->raw_size),
-		       FPROBE_PMU_RECORD_VERSION);
-		return ret;
-	}
-	if (ret < 0) {
-		fprobe->nr_bad++;
-		return 0;
-	}
-	call.name = kernel_sym_name(fprobe, machine, call.func);
-	call.pid = sample->pid;
-	call.tid = sample->tid;
-	call.cpu = sample->cpu;
-	call.nr_stack = fprobe__resolve_stack(fprobe, sample, machine, call.func);
-	call.stack = fprobe->stack_buf;
-	dwarf = fprobe__func_dwarf(fprobe, call.name);
-	ret = fprobe__emit(fprobe, &call, fprobe_evinfo__arg_mask(info, dwarf, call.nargs),
-			   dwarf);
-	/*
-	 * A call that returned with no function graph frame below its own
-	 * (the PMU's depth, 0 then) was the outermost traced call of its
-	 * thread: a call around it would have its frame there.
-	 */
-	if (!ret && call.flags & FPROBE_CALL_EXIT && !call.depth)
-		ret = fprobe__out_of_calls(fprobe, &call);
-	return ret;
-}
-
-static int fprobe__tp_entry(struct perf_fprobe *fprobe, struct evsel *evsel,
-			    struct fprobe_evinfo *info, struct perf_sample *sample,
-			    struct machine *machine)
-{
-	struct fprobe_task *task = fprobe__task(fprobe, sample->tid);
-	struct fprobe_pending *p;
-	int i;
-
-	if (!task)
-		return -ENOMEM;
-	if (realloc_array_as_needed(task->stack, task->alloc, (size_t)task->nr, NULL))
-		return -ENOMEM;
-	p = &task->stack[task->nr];
-	memset(p, 0, sizeof(*p));
-	p->call.func = evsel__intval(evsel, sample, "__probe_ip");
-	p->call.name = kernel_sym_name(fprobe, machine, p->call.func);
-	p->call.entry_time = sample->time;
-	p->call.depth = task->nr;
-	p->call.flags = FPROBE_CALL_ENTRY;
-	p->call.pid = sample->pid;
-	p->call.tid = sample->tid;
-	p->call.cpu = sample->cpu;
-	p->dwarf = fprobe__func_dwarf(fprobe, p->call.name);
-
-	for (i = 0; i < info->nr_fields; i++) {
-		int idx = i;
-		u64 val = evsel__intval(evsel, sample, info->field_names[i]);
-
-		if (p->dwarf) {
-			idx = fprobe_func__param_index(p->dwarf, info->field_names[i]);
-			if (idx < 0)
-				continue;
-			idx = p->dwarf->params[idx].arg;
-			if (idx < 0 || idx >= FPROBE_CALL_MAX_ARGS)
-				continue;
-		}
-		p->call.args[idx] = val;
-		p->arg_mask |= 1U << idx;
-		p->call.nargs = max(p->call.nargs, (u32)idx + 1);
-	}
-
-	p->call.nr_stack = fprobe__resolve_stack(fprobe, sample, machine, p->call.func);
-	if (p->call.nr_stack) {
-		p->call.stack = calloc(p->call.nr_stack, sizeof(*p->call.stack));
-		if (!p->call.stack)
-			return -ENOMEM;
-		memcpy(p->call.stack, fprobe->stack_buf,
-		       p->call.nr_stack * sizeof(*p->call.stack));
-	}
-	task->nr++;
-	return 0;
-}
-
-static int fprobe__tp_exit(struct perf_fprobe *fprobe, struct evsel *evsel,
-			   struct perf_sample *sample, struct machine *machine)
-{
-	struct fprobe_task *task = fprobe__task(fprobe, sample->tid);
-	u64 func = evsel__intval(evsel, sample, "__probe_func");
-	u64 retval = 0;
-	struct fprobe_call call;
-	int i, err;
-
-	if (!task)
-		return -ENOMEM;
-	if (tep_find_field(evsel->tp_format, FPROBE_RETVAL))
-		retval = evsel__intval(evsel, sample, FPROBE_RETVAL);
-	for (i = task->nr - 1; i >= 0; i--) {
-		if (task->stack[i].call.func == func)
-			break;
-	}
-	if (i < 0) {
-		memset(&call, 0, sizeof(call));
-		call.func = func;
-		call.name = kernel_sym_name(fprobe, machine, func);
-		call.ret_ip = evsel__intval(evsel, sample, "__probe_ret_ip");
-		call.retval = retval;
-		call.entry_time = sample->time;
-		call.flags = FPROBE_CALL_EXIT;
-		call.pid = sample->pid;
-		call.tid = sample->tid;
-		call.cpu = sample->cpu;
-		/*
-		 * No record lost so far: it began before the recording (or its
-		 * entry event missed it, which tracefs does not count), and is
-		 * counted, not shown, as the fprobe PMU has no record of such a
-		 * call either. After records were lost, it is shown, without
-		 * entry. (perf record writes the lost counts of the events at
-		 * the end of the file; the ring buffers' PERF_RECORD_LOST come
-		 * in time.)
-		 */
-		if (!fprobe->nr_lost) {
-			if (fprobe_report_opts__selects(&fprobe->ropts, &call))
-				fprobe->nr_begun_before++;
-			return 0;
-		}
-		return fprobe__emit(fprobe, &call, 0, fprobe__func_dwarf(fprobe, call.name));
-	}
-
-	/* the calls above it lost their exit */
-	err = fprobe_task__flush(fprobe, task, i + 1);
-	if (err)
-		return err;
-
-	task->nr--;
-	call = task->stack[i].call;
-	call.ret_ip = evsel__intval(evsel, sample, "__probe_ret_ip");
-	call.retval = retval;
-	call.duration = sample->time - call.entry_time;
-	call.flags |= FPROBE_CALL_EXIT;
-	err = fprobe__emit(fprobe, &call, task->stack[i].arg_mask, task->stack[i].dwarf);
-	free(call.stack);
-	/* no entry of the thread left open: it is out of every traced call */
-	if (!err && !task->nr)
-		err = fprobe__out_of_calls(fprobe, &call);
-	return err;
-}
-
-static int fprobe__sample(const struct perf_tool *tool,
-			  union perf_event *event __maybe_unused,
-			  struct perf_sample *sample, struct evsel *evsel,
-			  struct machine *machine)
-{
-	struct perf_fprobe *fprobe = container_of(tool, struct perf_fprobe, tool);
-	struct fprobe_evinfo *info;
-
-	if (!evsel__is_fprobe(evsel))
-		return 0;
-	info = fprobe__evinfo(evsel);
-	if (!info)
-		return -ENOMEM;
-	if (info->pmu)
-		return fprobe__pmu_sample(fprobe, info, sample, machine);
-	if (info->exit)
-		return fprobe__tp_exit(fprobe, evsel, sample, machine);
-	return fprobe__tp_entry(fprobe, evsel, info, sample, machine);
-}
-
-/*
- * Records were lost: an exit seen after this point may belong to an entry
- * that was lost, so no call open now is given a latency.
- */
-static int fprobe__lost(struct perf_fprobe *fprobe, u64 nr)
-{
-	fprobe->nr_lost += nr;
-	fprobe_report__add_lost(fprobe->rep, nr);
-	return fprobe__flush_all(fprobe);
-}
-
-static int fprobe__process_lost(const struct perf_tool *tool, union perf_event *event,
-				struct perf_sample *sample __maybe_unused,
-				struct machine *machine __maybe_unused)
-{
-	return fprobe__lost(container_of(tool, struct perf_fprobe, tool),
-			    event->lost.lost);
-}
-
-static int fprobe__process_lost_samples(const struct perf_tool *tool,
-					union perf_event *event,
-					struct perf_sample *sample __maybe_unused,
-					struct machine *machine __maybe_unused)
-{
-	return fprobe__lost(container_of(tool, struct perf_fprobe, tool),
-			    event->lost_samples.lost);
-}
-
-static int listed__cmp(const void *a, const void *b)
-{
-	const struct fprobe_listed *la = a, *lb = b;
-
-	if (la->call.entry_time != lb->call.entry_time)
-		return la->call.entry_time < lb->call.entry_time ? -1 : 1;
-	return (int)la->call.depth - (int)lb->call.depth;
-}
-
-/* One call, as --calls lists it (no comm) or perf fprobe trace prints it */
-static void fprobe__print_call(const struct fprobe_listed *l, const char *comm, FILE *fp)
-{
-	fprobe_call__fprintf(&l->call, l->arg_mask, l->dwarf, comm, fp);
-}
-
-/* perf fprobe trace: a call as it completes, with the comm of its thread */
-static void fprobe__live_call(struct perf_fprobe *fprobe, const struct fprobe_call *call,
-			      u32 arg_mask, struct fprobe_func *dwarf)
-{
-	struct fprobe_listed l = {
-		.call		= *call,
-		.arg_mask	= arg_mask,
-		.dwarf		= dwarf,
-	};
-	struct thread *thread = machine__find_thread(fprobe->machine, call->pid, call->tid);
-	const char *comm = thread ? thread__comm_str(thread) : NULL;
-
-	fprobe__print_call(&l, comm ?: "?", stdout);
-	thread__put(thread);
-}
-
-static int fprobe__listed_level(u64 cookie, int level, void *arg)
-{
-	struct perf_fprobe *fprobe = arg;
-
-	if (cookie && cookie <= fprobe->nr_listed)
-		fprobe->listed[cookie - 1].level = level;
-	return 0;
-}
-
-/*
- * --calls: one line per call, by entry time, with arguments by DWARF type.
- * With --max-depth, the calls the report nests deeper are left out, as in
- * the tree; a call without its entry or exit, which the report does not
- * nest, is shown.
- */
-static void fprobe__print_calls(struct perf_fprobe *fprobe, FILE *fp)
-{
-	const u32 both = FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT;
-	size_t i;
-
-	/*
-	 * A call is indented by its nesting among the traced calls shown, as
-	 * the report nests them: the same on both paths, where the depth the
-	 * fprobe PMU records counts every function graph frame of the task.
-	 */
-	fprobe_report__walk_calls(fprobe->rep, fprobe__listed_level, fprobe);
-	for (i = 0; i < fprobe->nr_listed; i++) {
-		if (fprobe->listed[i].level)
-			fprobe->listed[i].call.depth = fprobe->listed[i].level - 1;
-	}
-	qsort(fprobe->listed, fprobe->nr_listed, sizeof(*fprobe->listed), listed__cmp);
-	fprintf(fp, "# %16s %7s %3s  %12s  call\n", "time", "tid", "cpu", "duration");
-	for (i = 0; i < fprobe->nr_listed; i++) {
-		const struct fprobe_listed *l = &fprobe->listed[i];
-
-		if (fprobe->ropts.max_depth && !l->level && l->call.flags == both)
-			continue;
-		fprobe__print_call(l, NULL, fp);
-	}
 }
 
 static int fprobe__write_file(struct perf_fprobe *fprobe, const char *path,
@@ -968,7 +166,7 @@ static int fprobe__output(struct perf_fprobe *fprobe)
 	if (out & FPROBE_OUT_HIST && fprobe_report__print_hist(fprobe->rep, stdout) < 0)
 		err = -1;
 	if (out & FPROBE_OUT_CALLS)
-		fprobe__print_calls(fprobe, stdout);
+		fprobe_session__print_calls(fprobe->fs, stdout);
 	if (out & FPROBE_OUT_FOLDED && fprobe_report__write_folded(fprobe->rep, stdout) < 0)
 		err = -1;
 	if (out & FPROBE_OUT_FLAME && fprobe__write_file(fprobe, fprobe->flame_file, true) < 0)
@@ -1041,77 +239,33 @@ static int fprobe__parse_report_filters(struct perf_fprobe *fprobe,
 
 static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 {
-	struct perf_data data = {
-		.path = input,
-		.mode = PERF_DATA_MODE_READ,
+	struct fprobe_session_opts opts = {
+		.protos		= &fprobe->protos,
+		.ropts		= &fprobe->ropts,
+		.need_protos	= fprobe->need_protos,
+		.errors		= fprobe->errors,
+		.list_calls	= fprobe->outputs & FPROBE_OUT_CALLS,
 	};
-	struct sigaction sa, old_sa;
-	struct utsname uts;
+	const struct fprobe_session_stats *st;
 	struct perf_session *session;
-	struct hashmap_entry *cur;
-	struct evsel *evsel;
-	size_t bkt;
-	bool found = false;
+	struct sigaction sa, old_sa;
 	int ret = -1;
 
-	perf_tool__init(&fprobe->tool, /*ordered_events=*/true);
-	fprobe->tool.sample	  = fprobe__sample;
-	fprobe->tool.comm	  = perf_event__process_comm;
-	fprobe->tool.fork	  = perf_event__process_fork;
-	fprobe->tool.exit	  = perf_event__process_exit;
-	fprobe->tool.mmap	  = perf_event__process_mmap;
-	fprobe->tool.mmap2	  = perf_event__process_mmap2;
-	fprobe->tool.ksymbol	  = fprobe__process_ksymbol;
-	fprobe->tool.lost	  = fprobe__process_lost;
-	fprobe->tool.lost_samples = fprobe__process_lost_samples;
-	fprobe->tool.attr	  = perf_event__process_attr;
-	fprobe->tool.tracing_data = perf_event__process_tracing_data;
-	fprobe->tool.build_id	  = perf_event__process_build_id;
-	fprobe->tool.ordering_requires_timestamps = true;
-
-	session = perf_session__new(&data, &fprobe->tool);
-	if (IS_ERR(session)) {
-		pr_err("failed to open %s\n", input);
+	fprobe->fs = fprobe_session__new(&opts);
+	if (!fprobe->fs) {
+		pr_err("failed to set up the report\n");
 		return -1;
 	}
-	/*
-	 * -k names the kernel's symbols too, as perf report's and perf
-	 * script's do: a recording read on another machine would otherwise
-	 * be symbolized with that machine's /proc/kallsyms. Not a raw BTF
-	 * file (--btf -k), which has no symbols.
-	 */
-	if (fprobe->protos.vmlinux && fprobe_elf__machine(fprobe->protos.vmlinux) != EM_NONE)
-		symbol_conf.vmlinux_name = fprobe->protos.vmlinux;
-	symbol__init(&session->header.env);
-	/*
-	 * Without -k, prototypes are the running kernel's: not those of a
-	 * recording made on another kernel.
-	 */
-	if (!fprobe->protos.vmlinux && fprobe->need_protos && session->header.env.os_release &&
-	    !uname(&uts) && strcmp(session->header.env.os_release, uts.release)) {
-		pr_warning("perf fprobe: %s was recorded on Linux %s, this is %s: the arguments are shown as registers (give its vmlinux with -k for their names and types)\n",
-			   input, session->header.env.os_release, uts.release);
-		fprobe->need_protos = false;
-	}
-
-	evlist__for_each_entry(session->evlist, evsel) {
-		if (evsel__is_fprobe(evsel))
-			found = true;
-	}
-	if (!found) {
-		pr_err("%s has no perf fprobe events (neither the fprobe PMU nor %s tracepoints)\n",
-		       input, FPROBE_GROUP);
+	session = fprobe_session__open(fprobe->fs, input);
+	if (!session)
 		goto out_delete;
-	}
 	if (fprobe__parse_report_filters(fprobe, session) < 0)
 		goto out_delete;
 
-	fprobe->tasks = hashmap__new(long_hash, long_equal, NULL);
-	fprobe->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
 	fprobe->rep = fprobe_report__new(&fprobe->ropts);
-	if (IS_ERR(fprobe->tasks) || IS_ERR(fprobe->funcs_by_name) || !fprobe->rep) {
+	if (!fprobe->rep) {
 		pr_err("failed to set up the report\n");
-		goto out_free;
+		goto out_delete;
 	}
 
 	fprobe_report_interrupted = 0;
@@ -1119,20 +273,15 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;
 	sigaction(SIGINT, &sa, &old_sa);
-	ret = perf_session__process_events(session);
-	if (fprobe_report_interrupted) {
-		/* the samples read and still queued for ordering: deliver them */
-		session_done = 0;
-		ret = ordered_events__flush(&session->ordered_events, OE_FLUSH__FINAL);
+	ret = fprobe_session__process(fprobe->fs, fprobe->rep, &fprobe_report_interrupted);
+	if (fprobe_report_interrupted)
 		pr_warning("perf fprobe: interrupted: the report covers the part of %s read\n",
 			   input);
-	}
 	sigaction(SIGINT, &old_sa, NULL);
 	if (ret) {
 		pr_err("failed to process the events of %s\n", input);
 		goto out_free;
 	}
-	fprobe__end_open_calls(fprobe);
 	ret = fprobe_report__finish(fprobe->rep);
 	if (ret) {
 		pr_err("failed to build the report\n");
@@ -1146,47 +295,27 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	if (fprobe->tmp_data && !unlink(fprobe->tmp_data))
 		fprobe->tmp_data = NULL;
 	ret = fprobe__output(fprobe);
-	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
-	if (fprobe->nr_incomplete)
+	st = fprobe_session__stats(fprobe->fs);
+	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", st->nr_calls);
+	if (st->nr_incomplete)
 		fprintf(stderr, ", %" PRIu64 " without entry or exit (no latency)",
-			fprobe->nr_incomplete);
-	if (fprobe->nr_open_at_end || fprobe->nr_begun_before)
+			st->nr_incomplete);
+	if (st->nr_open_at_end || st->nr_begun_before)
 		fprintf(stderr, " (not shown: %" PRIu64 " unfinished when the recording ended, %"
 			PRIu64 " without entry: begun before it, or missed)",
-			fprobe->nr_open_at_end, fprobe->nr_begun_before);
-	if (fprobe->nr_lost)
-		fprintf(stderr, ", %" PRIu64 " records LOST", fprobe->nr_lost);
-	if (fprobe->nr_bad)
-		fprintf(stderr, ", %" PRIu64 " undecodable records", fprobe->nr_bad);
+			st->nr_open_at_end, st->nr_begun_before);
+	if (st->nr_lost)
+		fprintf(stderr, ", %" PRIu64 " records LOST", st->nr_lost);
+	if (st->nr_bad)
+		fprintf(stderr, ", %" PRIu64 " undecodable records", st->nr_bad);
 	fprintf(stderr, "\n");
 
 out_free:
-	if (!IS_ERR_OR_NULL(fprobe->tasks)) {
-		hashmap__for_each_entry(fprobe->tasks, cur, bkt) {
-			struct fprobe_task *task = cur->pvalue;
-
-			while (task->nr--)
-				free(task->stack[task->nr].call.stack);
-			free(task->stack);
-			free(task);
-		}
-		hashmap__free(fprobe->tasks);
-	}
-	if (!IS_ERR_OR_NULL(fprobe->funcs_by_name)) {
-		hashmap__for_each_entry(fprobe->funcs_by_name, cur, bkt) {
-			free((char *)cur->pkey);
-			fprobe_func__delete(cur->pvalue);
-		}
-		hashmap__free(fprobe->funcs_by_name);
-	}
 	fprobe_report__delete(fprobe->rep);
-	zfree(&fprobe->listed);
-	evlist__for_each_entry(session->evlist, evsel) {
-		fprobe_evinfo__delete(evsel->priv);
-		evsel->priv = NULL;
-	}
+	fprobe->rep = NULL;
 out_delete:
-	perf_session__delete(session);
+	fprobe_session__delete(fprobe->fs);
+	fprobe->fs = NULL;
 	return ret;
 }
 
@@ -1253,11 +382,8 @@ static int fprobe__live_sample(struct fprobe_live *live, struct evsel *evsel,
 			       struct perf_sample *sample, struct machine *machine)
 {
 	struct perf_fprobe *fprobe = container_of(live, struct perf_fprobe, live_ops);
-	struct fprobe_evinfo *info = fprobe__evinfo(evsel);
 
-	if (!info)
-		return -ENOMEM;
-	return fprobe__pmu_sample(fprobe, info, sample, machine);
+	return fprobe_session__sample(fprobe->fs, evsel, sample, machine);
 }
 
 static void fprobe__live_start(struct fprobe_live *live __maybe_unused)
@@ -1268,27 +394,48 @@ static void fprobe__live_start(struct fprobe_live *live __maybe_unused)
 
 static void fprobe__live_ksymbol(struct fprobe_live *live)
 {
-	fprobe__forget_syms(container_of(live, struct perf_fprobe, live_ops));
+	fprobe_session__forget_syms(container_of(live, struct perf_fprobe, live_ops)->fs);
 }
 
 static void fprobe__live_evsel_delete(struct fprobe_live *live __maybe_unused,
 				      struct evsel *evsel)
 {
-	fprobe_evinfo__delete(evsel->priv);
-	evsel->priv = NULL;
+	fprobe_session__evsel_delete(evsel);
+}
+
+/* perf fprobe trace: a call as it completes, with the comm of its thread */
+static int fprobe__live_call(const struct fprobe_call *call, u32 arg_mask,
+			     const struct fprobe_func *proto, void *arg)
+{
+	struct perf_fprobe *fprobe = arg;
+	struct thread *thread = machine__find_thread(fprobe->machine, call->pid, call->tid);
+	const char *comm = thread ? thread__comm_str(thread) : NULL;
+
+	fprobe_call__fprintf(call, arg_mask, proto, comm ?: "?", stdout);
+	thread__put(thread);
+	return 0;
 }
 
 /* perf fprobe trace: through the fprobe PMU, each call printed as it comes */
 static int fprobe__live(struct perf_fprobe *fprobe, const struct fprobe_record_opts *opts,
 			int argc, const char **argv)
 {
+	struct fprobe_session_opts sopts = {
+		.protos		= &fprobe->protos,
+		.ropts		= &fprobe->ropts,
+		.need_protos	= fprobe->need_protos,
+		.errors		= fprobe->errors,
+		.call		= fprobe__live_call,
+		.call_arg	= fprobe,
+	};
 	struct fprobe_live *live = &fprobe->live_ops;
+	const struct fprobe_session_stats *st;
 	int ret;
 
 	symbol__init(NULL);
 	fprobe->machine = machine__new_host();
-	fprobe->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
-	if (!fprobe->machine || IS_ERR(fprobe->funcs_by_name)) {
+	fprobe->fs = fprobe_session__new(&sopts);
+	if (!fprobe->machine || !fprobe->fs) {
 		pr_err("failed to set up the live output\n");
 		return -1;
 	}
@@ -1300,12 +447,12 @@ static int fprobe__live(struct perf_fprobe *fprobe, const struct fprobe_record_o
 	ret = fprobe_pmu__record(&fprobe->probes, opts, NULL, live, argc, argv);
 	if (ret)
 		return ret;
-	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", fprobe->nr_calls);
-	if (live->nr_lost + fprobe->nr_lost)
-		fprintf(stderr, ", %" PRIu64 " records LOST", live->nr_lost + fprobe->nr_lost);
-	if (live->nr_bad + fprobe->nr_bad)
-		fprintf(stderr, ", %" PRIu64 " undecodable records",
-			live->nr_bad + fprobe->nr_bad);
+	st = fprobe_session__stats(fprobe->fs);
+	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", st->nr_calls);
+	if (live->nr_lost + st->nr_lost)
+		fprintf(stderr, ", %" PRIu64 " records LOST", live->nr_lost + st->nr_lost);
+	if (live->nr_bad + st->nr_bad)
+		fprintf(stderr, ", %" PRIu64 " undecodable records", live->nr_bad + st->nr_bad);
 	fprintf(stderr, "\n");
 	return 0;
 }
@@ -1426,18 +573,8 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	fprobe_probes__exit(&fprobe->probes);
 	free(fprobe->tids);
 	free(fprobe->times);
-	/* the report frees its own: these are perf fprobe trace's */
-	if (fprobe->live && !IS_ERR_OR_NULL(fprobe->funcs_by_name)) {
-		struct hashmap_entry *cur;
-		size_t bkt;
-
-		hashmap__for_each_entry(fprobe->funcs_by_name, cur, bkt) {
-			free((char *)cur->pkey);
-			fprobe_func__delete(cur->pvalue);
-		}
-		hashmap__free(fprobe->funcs_by_name);
-	}
-	hashmap__free(fprobe->syms_by_addr);
+	/* perf fprobe trace's; the report deletes its own */
+	fprobe_session__delete(fprobe->fs);
 	machine__delete(fprobe->machine);
 	fprobe_protos__exit(&fprobe->protos);
 }

@@ -1,0 +1,974 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a perf fprobe recording (util/fprobe-record.c) back, as calls.
+ *
+ * Through the fprobe PMU, each sample is one call, decoded from its raw
+ * data (util/fprobe-decode.c). Through fprobe events in tracefs, a call
+ * is an entry and an exit event: the entries of each thread are kept on a
+ * stack (struct fprobe_task) until the exit of the same function pops
+ * them, the calls above it then having lost their exit. After records
+ * were lost, an exit may belong to an entry that was lost: the calls open
+ * then go without latency, as the calls without entry or exit do.
+ *
+ * Each call gets its function's symbol, the kernel callchain above it,
+ * and the prototype from DWARF or BTF (util/fprobe-probe.c) for which of
+ * its arguments are shown; what passes the filters (the report's tids and
+ * times, errors and min_latency) goes to util/fprobe-report.c, and is
+ * kept for --calls; or, in perf fprobe trace, to a callback as it comes.
+ *
+ * A thread out of every traced call is "settled" (fprobe_report__settle())
+ * once a call of it begins after that: the report can then nest and sum
+ * the calls it has of it and keep only the sums.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <linux/err.h>
+#include <linux/fprobe_pmu.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+
+#include <traceevent/event-parse.h>
+
+#include "data.h"
+#include "debug.h"
+#include "env.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "hashmap.h"
+#include "machine.h"
+#include "sample.h"
+#include "session.h"
+#include "symbol.h"
+#include "tool.h"
+#include "fprobe-call.h"
+#include "fprobe-decode.h"
+#include "fprobe-dwarf.h"
+#include "fprobe-probe.h"
+#include "fprobe-record.h"
+#include "fprobe-report.h"
+#include "fprobe-session.h"
+
+#define FPROBE_MAX_STACK	128
+
+/* A call whose entry was seen, waiting for its exit (tracefs path) */
+struct fprobe_pending {
+	struct fprobe_call	call;
+	u32			arg_mask;
+	struct fprobe_func	*dwarf;
+};
+
+struct fprobe_task {
+	int			nr;
+	size_t			alloc;
+	struct fprobe_pending	*stack;
+	/* out of every traced call when one that ended then returned */
+	u64			settle_after;
+};
+
+/* A finished call kept for --calls */
+struct fprobe_listed {
+	struct fprobe_call	call;
+	u32			arg_mask;
+	struct fprobe_func	*dwarf;
+	int			level;	/* in the report, 0: not kept there */
+};
+
+/* What is known about one evsel of a recording, in evsel->priv */
+struct fprobe_evinfo {
+	bool			pmu;
+	bool			exit;
+	int			nr_fields;
+	struct tep_format_field	*fields[FPROBE_CALL_MAX_ARGS];
+	const char		*field_names[FPROBE_CALL_MAX_ARGS];
+	/* PMU: the parameters named (FPROBE_PMU_EVSEL:GLOB(NAME,...)), if any */
+	int			nr_params;
+	char			*params[FPROBE_CALL_MAX_ARGS];
+	/* and which arguments they are in the last function seen */
+	struct fprobe_func	*last_dwarf;
+	u32			last_mask;
+};
+
+struct fprobe_session {
+	struct perf_tool	tool;
+	struct fprobe_session_opts opts;
+	struct fprobe_session_stats stats;
+	struct perf_data	data;		/* the session's file */
+	struct perf_session	*session;	/* fprobe_session__open()'s */
+	struct fprobe_report	*rep;		/* the caller's */
+	const sig_atomic_t	*interrupted;
+	struct hashmap		*tasks;		/* tid -> struct fprobe_task */
+	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
+	struct hashmap		*syms_by_addr;	/* kernel symbols of recorded ips */
+	const char		*stack_buf[FPROBE_MAX_STACK];
+	/* the callchain stack_buf was resolved from, while it is valid */
+	u64			last_chain[FPROBE_MAX_STACK];
+	u64			last_chain_nr;
+	u64			last_func;
+	u32			last_nr_stack;
+	bool			last_chain_valid;
+	struct fprobe_listed	*listed;
+	size_t			nr_listed;
+	size_t			alloc_listed;
+};
+
+/* The prototype of a recorded function, looked up once */
+static struct fprobe_func *fprobe_session__func_dwarf(struct fprobe_session *fs,
+						      const char *name)
+{
+	struct fprobe_func *func = NULL;
+	char *key;
+
+	if (!name || !fs->opts.need_protos)
+		return NULL;
+	if (hashmap__find(fs->funcs_by_name, name, &func))
+		return func;
+	func = fprobe_protos__find_func(fs->opts.protos, name);
+	key = strdup(name);
+	if (key && hashmap__add(fs->funcs_by_name, key, func) < 0)
+		free(key);
+	return func;
+}
+
+/* Hash maps keyed by an address or a tid, as is */
+static size_t long_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool long_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+/*
+ * The kernel symbol at @addr, looked up once: callchains repeat the same
+ * few return addresses, and the symbols' tree walk was most of a report.
+ */
+static struct symbol *fprobe_session__kernel_sym(struct fprobe_session *fs,
+						 struct machine *machine, u64 addr)
+{
+	struct symbol *sym;
+
+	if (!fs->syms_by_addr) {
+		fs->syms_by_addr = hashmap__new(long_hash, long_equal, NULL);
+		if (IS_ERR(fs->syms_by_addr))
+			fs->syms_by_addr = NULL;
+	}
+	/* a hashmap key is a long: no cache for an address wider */
+	if (fs->syms_by_addr && addr == (unsigned long)addr &&
+	    hashmap__find(fs->syms_by_addr, addr, &sym))
+		return sym;
+	sym = machine__find_kernel_symbol(machine, addr, NULL);
+	if (fs->syms_by_addr && addr == (unsigned long)addr)
+		hashmap__add(fs->syms_by_addr, addr, sym);	/* or look up again */
+	return sym;
+}
+
+/*
+ * A BPF program or trampoline came or went (PERF_RECORD_KSYMBOL): the
+ * symbols looked up may be freed, or an address another's.
+ */
+void fprobe_session__forget_syms(struct fprobe_session *fs)
+{
+	if (fs->syms_by_addr)
+		hashmap__clear(fs->syms_by_addr);
+	fs->last_chain_valid = false;
+}
+
+static int fprobe_session__process_ksymbol(const struct perf_tool *tool,
+					   union perf_event *event,
+					   struct perf_sample *sample,
+					   struct machine *machine)
+{
+	struct fprobe_session *fs = container_of(tool, struct fprobe_session, tool);
+
+	fprobe_session__forget_syms(fs);
+	return perf_event__process_ksymbol(tool, event, sample, machine);
+}
+
+static const char *kernel_sym_name(struct fprobe_session *fs,
+				   struct machine *machine, u64 addr)
+{
+	struct symbol *sym = fprobe_session__kernel_sym(fs, machine, addr);
+
+	return sym ? sym->name : NULL;
+}
+
+/* The kernel callchain above the call, outermost first, in fs->stack_buf */
+static u32 fprobe_session__resolve_stack(struct fprobe_session *fs,
+					 struct perf_sample *sample,
+					 struct machine *machine, u64 func)
+{
+	struct ip_callchain *chain = sample->callchain;
+	const char *inner_first[FPROBE_MAX_STACK];
+	struct symbol *func_sym;
+	u32 n = 0, i;
+	bool skip = true;
+
+	if (!chain)
+		return 0;
+	/* the calls of a recording mostly come from where the one before came */
+	if (fs->last_chain_valid && chain->nr == fs->last_chain_nr &&
+	    func == fs->last_func &&
+	    !memcmp(chain->ips, fs->last_chain, chain->nr * sizeof(u64)))
+		return fs->last_nr_stack;
+	fs->last_chain_valid = false;
+	func_sym = fprobe_session__kernel_sym(fs, machine, func);
+	for (i = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
+		u64 ip = chain->ips[i];
+		struct symbol *sym;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_USER)
+				break;
+			continue;
+		}
+		sym = fprobe_session__kernel_sym(fs, machine, ip);
+		/* the probed function itself, and the handler frames below it */
+		if (skip) {
+			if (sym && sym == func_sym)
+				skip = false;
+			continue;
+		}
+		inner_first[n++] = sym ? sym->name : "[unknown]";
+	}
+	/* no frame of the probed function: take the chain as it is */
+	if (skip) {
+		for (i = 0, n = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
+			u64 ip = chain->ips[i];
+
+			if (ip >= PERF_CONTEXT_MAX) {
+				if (ip == PERF_CONTEXT_USER)
+					break;
+				continue;
+			}
+			inner_first[n++] = kernel_sym_name(fs, machine, ip) ?: "[unknown]";
+		}
+	}
+	for (i = 0; i < n; i++)
+		fs->stack_buf[i] = inner_first[n - 1 - i];
+	if (chain->nr <= FPROBE_MAX_STACK) {
+		memcpy(fs->last_chain, chain->ips, chain->nr * sizeof(u64));
+		fs->last_chain_nr = chain->nr;
+		fs->last_func = func;
+		fs->last_nr_stack = n;
+		fs->last_chain_valid = true;
+	}
+	return n;
+}
+
+/*
+ * Keep @call for --calls; its cookie, with which the report hands back its
+ * nesting level, is then its place in the list, plus one.
+ */
+static int fprobe_session__list_call(struct fprobe_session *fs,
+				     struct fprobe_call *call, u32 arg_mask,
+				     struct fprobe_func *dwarf)
+{
+	struct fprobe_listed *l;
+
+	call->cookie = 0;
+	if (!fs->opts.list_calls)
+		return 0;
+	/*
+	 * Grown by hand, not with realloc_array_as_needed(): it zeroes the
+	 * new half of the array, which makes the whole capacity resident,
+	 * and --calls of a long recording keeps one entry per call.
+	 */
+	if (fs->nr_listed == fs->alloc_listed) {
+		size_t alloc = fs->alloc_listed ? fs->alloc_listed * 2 : 1024;
+		struct fprobe_listed *tmp = realloc(fs->listed, alloc * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		fs->listed = tmp;
+		fs->alloc_listed = alloc;
+	}
+	l = &fs->listed[fs->nr_listed++];
+	call->cookie = fs->nr_listed;
+	l->call = *call;
+	l->call.stack = NULL;
+	l->call.nr_stack = 0;
+	l->arg_mask = arg_mask;
+	l->dwarf = dwarf;
+	l->level = 0;
+	return 0;
+}
+
+/*
+ * Whether @call passes --errors and --min-latency. Recorded through the
+ * fprobe PMU, the kernel applied them already (errors without the return
+ * type): they are checked again here, with the type from DWARF when there
+ * is one. A call with no exit has no return value: not an error.
+ */
+static bool fprobe_session__wanted(struct fprobe_session *fs, const struct fprobe_call *call,
+				   const struct fprobe_func *dwarf)
+{
+	bool complete = call->flags == (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT);
+
+	if (fs->opts.errors &&
+	    (!(call->flags & FPROBE_CALL_EXIT) ||
+	     !fprobe_type__is_error(dwarf ? &dwarf->ret : NULL, call->retval)))
+		return false;
+	return !complete || call->duration >= fs->opts.ropts->min_latency;
+}
+
+static struct fprobe_task *fprobe_session__task(struct fprobe_session *fs, s32 tid);
+
+/*
+ * The thread of @call was out of every traced call when a call that ended
+ * at task->settle_after returned: if @call began after that, no call to
+ * come is around or inside those the report has of the thread, which it
+ * can nest and keep only the sums of (it keeps them for --calls and
+ * --chrome). Not before: on another CPU, whose clock may be slightly
+ * behind, a call inside the last one could still come. The idle tasks of
+ * all CPUs share tid 0: they are never settled.
+ */
+static int fprobe_session__settle(struct fprobe_session *fs, const struct fprobe_call *call)
+{
+	struct fprobe_task *task;
+	int err;
+
+	if (!fs->rep || !call->tid)
+		return 0;
+	task = fprobe_session__task(fs, call->tid);
+	if (!task)
+		return -ENOMEM;
+	if (!task->settle_after || call->entry_time < task->settle_after)
+		return 0;
+	err = fprobe_report__settle(fs->rep, call->tid);
+	task->settle_after = 0;
+	return err;
+}
+
+/* @call's thread is out of every traced call since @call returned */
+static int fprobe_session__out_of_calls(struct fprobe_session *fs, const struct fprobe_call *call)
+{
+	struct fprobe_task *task;
+
+	if (!fs->rep || !call->tid)
+		return 0;
+	task = fprobe_session__task(fs, call->tid);
+	if (!task)
+		return -ENOMEM;
+	task->settle_after = call->entry_time + call->duration;
+	return 0;
+}
+
+static int fprobe_session__emit(struct fprobe_session *fs, struct fprobe_call *call,
+				u32 arg_mask, struct fprobe_func *dwarf)
+{
+	int err = fprobe_session__settle(fs, call);
+
+	if (err)
+		return err;
+	if (!fprobe_report_opts__selects(fs->opts.ropts, call) ||
+	    !fprobe_session__wanted(fs, call, dwarf))
+		return 0;
+	if (call->flags != (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT))
+		fs->stats.nr_incomplete++;
+	else
+		fs->stats.nr_calls++;
+	if (fs->opts.call)
+		return fs->opts.call(call, arg_mask, dwarf, fs->opts.call_arg);
+	if (fprobe_session__list_call(fs, call, arg_mask, dwarf) < 0)
+		return -ENOMEM;
+	return fprobe_report__add(fs->rep, call);
+}
+
+static struct fprobe_task *fprobe_session__task(struct fprobe_session *fs, s32 tid)
+{
+	struct fprobe_task *task = NULL;
+
+	if (hashmap__find(fs->tasks, (long)tid, &task))
+		return task;
+	task = zalloc(sizeof(*task));
+	if (task && hashmap__add(fs->tasks, (long)tid, task) < 0)
+		zfree(&task);
+	return task;
+}
+
+/* Calls still open on @task lost their exit: they go with no latency */
+static int fprobe_task__flush(struct fprobe_session *fs, struct fprobe_task *task,
+			      int down_to)
+{
+	int err = 0;
+
+	while (task->nr > down_to) {
+		struct fprobe_pending *p = &task->stack[--task->nr];
+
+		if (!err)
+			err = fprobe_session__emit(fs, &p->call, p->arg_mask, p->dwarf);
+		free(p->call.stack);
+	}
+	return err;
+}
+
+/*
+ * The calls of a tracefs recording that had not returned when it ended
+ * (their exits are not in it): counted, and not shown, as the fprobe PMU,
+ * which records a call when it returns, has no record of them either
+ */
+static void fprobe_session__end_open_calls(struct fprobe_session *fs)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	hashmap__for_each_entry(fs->tasks, cur, bkt) {
+		struct fprobe_task *task = cur->pvalue;
+
+		while (task->nr) {
+			struct fprobe_pending *p = &task->stack[--task->nr];
+
+			/* not when the report was interrupted: those are unread */
+			if (!(fs->interrupted && *fs->interrupted) &&
+			    fprobe_report_opts__selects(fs->opts.ropts, &p->call))
+				fs->stats.nr_open_at_end++;
+			free(p->call.stack);
+		}
+	}
+}
+
+static int fprobe_session__flush_all(struct fprobe_session *fs)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int err = 0;
+
+	hashmap__for_each_entry(fs->tasks, cur, bkt) {
+		struct fprobe_task *task = cur->pvalue;
+
+		if (fprobe_task__flush(fs, task, 0) < 0)
+			err = -1;
+	}
+	return err;
+}
+
+/*
+ * The parameters named in a PMU event's name, FPROBE_PMU_EVSEL:GLOB(NAME,...):
+ * none (every argument captured is shown) if it names none, or if it is
+ * not of that form
+ */
+static void fprobe_evinfo__parse_params(struct fprobe_evinfo *info, const char *name)
+{
+	const char *open = strchr(name, '('), *p, *end;
+	size_t len = strlen(name);
+
+	if (!open || name[len - 1] != ')')
+		return;
+	for (p = open + 1; p < name + len - 1 && info->nr_params < FPROBE_CALL_MAX_ARGS;
+	     p = end + 1) {
+		end = strchr(p, ',');
+		if (!end || end > name + len - 1)
+			end = name + len - 1;
+		info->params[info->nr_params] = strndup(p, end - p);
+		if (!info->params[info->nr_params])
+			break;
+		info->nr_params++;
+	}
+}
+
+static void fprobe_evinfo__delete(struct fprobe_evinfo *info)
+{
+	int i;
+
+	if (!info)
+		return;
+	for (i = 0; i < info->nr_params; i++)
+		free(info->params[i]);
+	free(info);
+}
+
+/*
+ * Which of the arguments a PMU record of @info captured, for a call of the
+ * function @dwarf describes, are shown: those of the parameters named, or
+ * else those of any parameter (the event captures the same number of
+ * arguments for every function of its glob: the registers that hold none
+ * of this one's parameters, beyond them or the halves of a struct by
+ * value, are not). Without DWARF or BTF, every argument captured.
+ */
+static u32 fprobe_evinfo__arg_mask(struct fprobe_evinfo *info, struct fprobe_func *dwarf,
+				   u32 nargs)
+{
+	u32 mask = nargs ? (1U << nargs) - 1 : 0, had = 0;
+	int i, j;
+
+	if (!dwarf)
+		return mask;
+	if (info && info->last_dwarf == dwarf)
+		return mask & info->last_mask;
+	for (i = 0; i < dwarf->nr_params; i++) {
+		const struct fprobe_param *p = &dwarf->params[i];
+
+		if (p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS)
+			continue;
+		for (j = 0; info && j < info->nr_params; j++) {
+			if (!strcmp(info->params[j], p->name))
+				break;
+		}
+		if (!info || !info->nr_params || j < info->nr_params)
+			had |= 1U << p->arg;
+	}
+	if (info) {
+		info->last_dwarf = dwarf;
+		info->last_mask = had;
+	}
+	return mask & had;
+}
+
+static struct fprobe_evinfo *evsel__fprobe_evinfo(struct evsel *evsel)
+{
+	struct fprobe_evinfo *info = evsel->priv;
+	struct tep_event *tp = evsel->tp_format;
+	struct tep_format_field *field;
+
+	if (info)
+		return info;
+	info = zalloc(sizeof(*info));
+	if (!info)
+		return NULL;
+	if (!tp) {
+		info->pmu = true;
+		fprobe_evinfo__parse_params(info, evsel__name(evsel));
+	} else {
+		info->exit = fprobe_tracefs__is_exit(tp->name);
+		for (field = tp->format.fields; field; field = field->next) {
+			if (!strncmp(field->name, "__probe_", 8) ||
+			    info->nr_fields == FPROBE_CALL_MAX_ARGS)
+				continue;
+			info->fields[info->nr_fields] = field;
+			info->field_names[info->nr_fields++] = field->name;
+		}
+	}
+	evsel->priv = info;
+	return info;
+}
+
+static bool evsel__is_fprobe(struct evsel *evsel)
+{
+	if (evsel->tp_format)
+		return !strcmp(evsel->tp_format->system, FPROBE_GROUP);
+	return (evsel->core.attr.sample_type & PERF_SAMPLE_RAW) &&
+	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
+}
+
+static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct fprobe_evinfo *info,
+				      struct perf_sample *sample, struct machine *machine)
+{
+	struct fprobe_call call;
+	struct fprobe_func *dwarf;
+	int ret;
+
+	memset(&call, 0, sizeof(call));
+	ret = fprobe_pmu_record__decode(sample->raw_data, sample->raw_size, &call);
+	if (ret == -EPROTONOSUPPORT) {
+		pr_err("an fprobe PMU record is of version %u; this perf reads version %u only: a newer perf is needed\n",
+		       fprobe_pmu_record__version(sample->raw_data, sample->raw_size),
+		       FPROBE_PMU_RECORD_VERSION);
+		return ret;
+	}
+	if (ret < 0) {
+		fs->stats.nr_bad++;
+		return 0;
+	}
+	call.name = kernel_sym_name(fs, machine, call.func);
+	call.pid = sample->pid;
+	call.tid = sample->tid;
+	call.cpu = sample->cpu;
+	call.nr_stack = fprobe_session__resolve_stack(fs, sample, machine, call.func);
+	call.stack = fs->stack_buf;
+	dwarf = fprobe_session__func_dwarf(fs, call.name);
+	ret = fprobe_session__emit(fs, &call, fprobe_evinfo__arg_mask(info, dwarf, call.nargs),
+				   dwarf);
+	/*
+	 * A call that returned with no function graph frame below its own
+	 * (the PMU's depth, 0 then) was the outermost traced call of its
+	 * thread: a call around it would have its frame there.
+	 */
+	if (!ret && call.flags & FPROBE_CALL_EXIT && !call.depth)
+		ret = fprobe_session__out_of_calls(fs, &call);
+	return ret;
+}
+
+static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evsel,
+				    struct fprobe_evinfo *info, struct perf_sample *sample,
+				    struct machine *machine)
+{
+	struct fprobe_task *task = fprobe_session__task(fs, sample->tid);
+	struct fprobe_pending *p;
+	int i;
+
+	if (!task)
+		return -ENOMEM;
+	/* not realloc_array_as_needed(): it does not free the array it outgrew */
+	if ((size_t)task->nr == task->alloc) {
+		size_t alloc = task->alloc ? task->alloc * 2 : 8;
+		struct fprobe_pending *stack = realloc(task->stack, alloc * sizeof(*stack));
+
+		if (!stack)
+			return -ENOMEM;
+		task->stack = stack;
+		task->alloc = alloc;
+	}
+	p = &task->stack[task->nr];
+	memset(p, 0, sizeof(*p));
+	p->call.func = evsel__intval(evsel, sample, "__probe_ip");
+	p->call.name = kernel_sym_name(fs, machine, p->call.func);
+	p->call.entry_time = sample->time;
+	p->call.depth = task->nr;
+	p->call.flags = FPROBE_CALL_ENTRY;
+	p->call.pid = sample->pid;
+	p->call.tid = sample->tid;
+	p->call.cpu = sample->cpu;
+	p->dwarf = fprobe_session__func_dwarf(fs, p->call.name);
+
+	for (i = 0; i < info->nr_fields; i++) {
+		int idx = i;
+		u64 val = evsel__intval(evsel, sample, info->field_names[i]);
+
+		if (p->dwarf) {
+			idx = fprobe_func__param_index(p->dwarf, info->field_names[i]);
+			if (idx < 0)
+				continue;
+			idx = p->dwarf->params[idx].arg;
+			if (idx < 0 || idx >= FPROBE_CALL_MAX_ARGS)
+				continue;
+		}
+		p->call.args[idx] = val;
+		p->arg_mask |= 1U << idx;
+		p->call.nargs = max(p->call.nargs, (u32)idx + 1);
+	}
+
+	p->call.nr_stack = fprobe_session__resolve_stack(fs, sample, machine, p->call.func);
+	if (p->call.nr_stack) {
+		p->call.stack = calloc(p->call.nr_stack, sizeof(*p->call.stack));
+		if (!p->call.stack)
+			return -ENOMEM;
+		memcpy(p->call.stack, fs->stack_buf,
+		       p->call.nr_stack * sizeof(*p->call.stack));
+	}
+	task->nr++;
+	return 0;
+}
+
+static int fprobe_session__tp_exit(struct fprobe_session *fs, struct evsel *evsel,
+				   struct perf_sample *sample, struct machine *machine)
+{
+	struct fprobe_task *task = fprobe_session__task(fs, sample->tid);
+	u64 func = evsel__intval(evsel, sample, "__probe_func");
+	u64 retval = 0;
+	struct fprobe_call call;
+	int i, err;
+
+	if (!task)
+		return -ENOMEM;
+	if (tep_find_field(evsel->tp_format, FPROBE_RETVAL))
+		retval = evsel__intval(evsel, sample, FPROBE_RETVAL);
+	for (i = task->nr - 1; i >= 0; i--) {
+		if (task->stack[i].call.func == func)
+			break;
+	}
+	if (i < 0) {
+		memset(&call, 0, sizeof(call));
+		call.func = func;
+		call.name = kernel_sym_name(fs, machine, func);
+		call.ret_ip = evsel__intval(evsel, sample, "__probe_ret_ip");
+		call.retval = retval;
+		call.entry_time = sample->time;
+		call.flags = FPROBE_CALL_EXIT;
+		call.pid = sample->pid;
+		call.tid = sample->tid;
+		call.cpu = sample->cpu;
+		/*
+		 * No record lost so far: it began before the recording (or its
+		 * entry event missed it, which tracefs does not count), and is
+		 * counted, not shown, as the fprobe PMU has no record of such a
+		 * call either. After records were lost, it is shown, without
+		 * entry. (perf record writes the lost counts of the events at
+		 * the end of the file; the ring buffers' PERF_RECORD_LOST come
+		 * in time.)
+		 */
+		if (!fs->stats.nr_lost) {
+			if (fprobe_report_opts__selects(fs->opts.ropts, &call))
+				fs->stats.nr_begun_before++;
+			return 0;
+		}
+		return fprobe_session__emit(fs, &call, 0,
+					    fprobe_session__func_dwarf(fs, call.name));
+	}
+
+	/* the calls above it lost their exit */
+	err = fprobe_task__flush(fs, task, i + 1);
+	if (err)
+		return err;
+
+	task->nr--;
+	call = task->stack[i].call;
+	call.ret_ip = evsel__intval(evsel, sample, "__probe_ret_ip");
+	call.retval = retval;
+	call.duration = sample->time - call.entry_time;
+	call.flags |= FPROBE_CALL_EXIT;
+	err = fprobe_session__emit(fs, &call, task->stack[i].arg_mask, task->stack[i].dwarf);
+	free(call.stack);
+	/* no entry of the thread left open: it is out of every traced call */
+	if (!err && !task->nr)
+		err = fprobe_session__out_of_calls(fs, &call);
+	return err;
+}
+
+int fprobe_session__sample(struct fprobe_session *fs, struct evsel *evsel,
+			   struct perf_sample *sample, struct machine *machine)
+{
+	struct fprobe_evinfo *info = evsel__fprobe_evinfo(evsel);
+
+	if (!info)
+		return -ENOMEM;
+	if (info->pmu)
+		return fprobe_session__pmu_sample(fs, info, sample, machine);
+	if (info->exit)
+		return fprobe_session__tp_exit(fs, evsel, sample, machine);
+	return fprobe_session__tp_entry(fs, evsel, info, sample, machine);
+}
+
+static int fprobe_session__process_sample(const struct perf_tool *tool,
+					  union perf_event *event __maybe_unused,
+					  struct perf_sample *sample, struct evsel *evsel,
+					  struct machine *machine)
+{
+	struct fprobe_session *fs = container_of(tool, struct fprobe_session, tool);
+
+	if (!evsel__is_fprobe(evsel))
+		return 0;
+	return fprobe_session__sample(fs, evsel, sample, machine);
+}
+
+/*
+ * Records were lost: an exit seen after this point may belong to an entry
+ * that was lost, so no call open now is given a latency.
+ */
+static int fprobe_session__lost(struct fprobe_session *fs, u64 nr)
+{
+	fs->stats.nr_lost += nr;
+	if (fs->rep)
+		fprobe_report__add_lost(fs->rep, nr);
+	return fprobe_session__flush_all(fs);
+}
+
+static int fprobe_session__process_lost(const struct perf_tool *tool, union perf_event *event,
+					struct perf_sample *sample __maybe_unused,
+					struct machine *machine __maybe_unused)
+{
+	return fprobe_session__lost(container_of(tool, struct fprobe_session, tool),
+			    event->lost.lost);
+}
+
+static int fprobe_session__process_lost_samples(const struct perf_tool *tool,
+						union perf_event *event,
+						struct perf_sample *sample __maybe_unused,
+						struct machine *machine __maybe_unused)
+{
+	return fprobe_session__lost(container_of(tool, struct fprobe_session, tool),
+			    event->lost_samples.lost);
+}
+
+static int listed__cmp(const void *a, const void *b)
+{
+	const struct fprobe_listed *la = a, *lb = b;
+
+	if (la->call.entry_time != lb->call.entry_time)
+		return la->call.entry_time < lb->call.entry_time ? -1 : 1;
+	return (int)la->call.depth - (int)lb->call.depth;
+}
+
+static int listed__set_level(u64 cookie, int level, void *arg)
+{
+	struct fprobe_session *fs = arg;
+
+	if (cookie && cookie <= fs->nr_listed)
+		fs->listed[cookie - 1].level = level;
+	return 0;
+}
+
+/*
+ * --calls: one line per call, by entry time, with arguments by DWARF type.
+ * With --max-depth, the calls the report nests deeper are left out, as in
+ * the tree; a call without its entry or exit, which the report does not
+ * nest, is shown.
+ */
+void fprobe_session__print_calls(struct fprobe_session *fs, FILE *fp)
+{
+	const u32 both = FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT;
+	size_t i;
+
+	/*
+	 * A call is indented by its nesting among the traced calls shown, as
+	 * the report nests them: the same on both paths, where the depth the
+	 * fprobe PMU records counts every function graph frame of the task.
+	 */
+	fprobe_report__walk_calls(fs->rep, listed__set_level, fs);
+	for (i = 0; i < fs->nr_listed; i++) {
+		if (fs->listed[i].level)
+			fs->listed[i].call.depth = fs->listed[i].level - 1;
+	}
+	qsort(fs->listed, fs->nr_listed, sizeof(*fs->listed), listed__cmp);
+	fprintf(fp, "# %16s %7s %3s  %12s  call\n", "time", "tid", "cpu", "duration");
+	for (i = 0; i < fs->nr_listed; i++) {
+		const struct fprobe_listed *l = &fs->listed[i];
+
+		if (fs->opts.ropts->max_depth && !l->level && l->call.flags == both)
+			continue;
+		fprobe_call__fprintf(&l->call, l->arg_mask, l->dwarf, NULL, fp);
+	}
+}
+
+struct fprobe_session *fprobe_session__new(const struct fprobe_session_opts *opts)
+{
+	struct fprobe_session *fs = zalloc(sizeof(*fs));
+	struct perf_tool *tool;
+
+	if (!fs)
+		return NULL;
+	fs->opts = *opts;
+	fs->tasks = hashmap__new(long_hash, long_equal, NULL);
+	fs->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
+	if (IS_ERR(fs->tasks) || IS_ERR(fs->funcs_by_name)) {
+		fprobe_session__delete(fs);
+		return NULL;
+	}
+
+	tool = &fs->tool;
+	perf_tool__init(tool, /*ordered_events=*/true);
+	tool->sample	   = fprobe_session__process_sample;
+	tool->comm	   = perf_event__process_comm;
+	tool->fork	   = perf_event__process_fork;
+	tool->exit	   = perf_event__process_exit;
+	tool->mmap	   = perf_event__process_mmap;
+	tool->mmap2	   = perf_event__process_mmap2;
+	tool->ksymbol	   = fprobe_session__process_ksymbol;
+	tool->lost	   = fprobe_session__process_lost;
+	tool->lost_samples = fprobe_session__process_lost_samples;
+	tool->attr	   = perf_event__process_attr;
+	tool->tracing_data = perf_event__process_tracing_data;
+	tool->build_id	   = perf_event__process_build_id;
+	tool->ordering_requires_timestamps = true;
+	return fs;
+}
+
+void fprobe_session__evsel_delete(struct evsel *evsel)
+{
+	fprobe_evinfo__delete(evsel->priv);
+	evsel->priv = NULL;
+}
+
+void fprobe_session__delete(struct fprobe_session *fs)
+{
+	struct hashmap_entry *cur;
+	struct evsel *evsel;
+	size_t bkt;
+
+	if (!fs)
+		return;
+	if (!IS_ERR_OR_NULL(fs->tasks)) {
+		hashmap__for_each_entry(fs->tasks, cur, bkt) {
+			struct fprobe_task *task = cur->pvalue;
+
+			while (task->nr--)
+				free(task->stack[task->nr].call.stack);
+			free(task->stack);
+			free(task);
+		}
+		hashmap__free(fs->tasks);
+	}
+	if (!IS_ERR_OR_NULL(fs->funcs_by_name)) {
+		hashmap__for_each_entry(fs->funcs_by_name, cur, bkt) {
+			free((char *)cur->pkey);
+			fprobe_func__delete(cur->pvalue);
+		}
+		hashmap__free(fs->funcs_by_name);
+	}
+	hashmap__free(fs->syms_by_addr);
+	free(fs->listed);
+	if (fs->session) {
+		evlist__for_each_entry(fs->session->evlist, evsel)
+			fprobe_session__evsel_delete(evsel);
+		perf_session__delete(fs->session);
+	}
+	free(fs);
+}
+
+const struct fprobe_session_stats *fprobe_session__stats(const struct fprobe_session *fs)
+{
+	return &fs->stats;
+}
+
+struct perf_session *fprobe_session__open(struct fprobe_session *fs, const char *path)
+{
+	struct perf_session *session;
+	struct fprobe_protos *protos = fs->opts.protos;
+	struct utsname uts;
+	struct evsel *evsel;
+	bool found = false;
+
+	fs->data.path = path;
+	fs->data.mode = PERF_DATA_MODE_READ;
+	session = perf_session__new(&fs->data, &fs->tool);
+	if (IS_ERR(session)) {
+		pr_err("failed to open %s\n", path);
+		return NULL;
+	}
+	/*
+	 * -k names the kernel's symbols too, as perf report's and perf
+	 * script's do: a recording read on another machine would otherwise
+	 * be symbolized with that machine's /proc/kallsyms. Not a raw BTF
+	 * file (--btf -k), which has no symbols.
+	 */
+	if (protos->vmlinux && fprobe_elf__machine(protos->vmlinux) != EM_NONE)
+		symbol_conf.vmlinux_name = protos->vmlinux;
+	symbol__init(&session->header.env);
+	/*
+	 * Without -k, prototypes are the running kernel's: not those of a
+	 * recording made on another kernel.
+	 */
+	if (!protos->vmlinux && fs->opts.need_protos && session->header.env.os_release &&
+	    !uname(&uts) && strcmp(session->header.env.os_release, uts.release)) {
+		pr_warning("perf fprobe: %s was recorded on Linux %s, this is %s: the arguments are shown as registers (give its vmlinux with -k for their names and types)\n",
+			   path, session->header.env.os_release, uts.release);
+		fs->opts.need_protos = false;
+	}
+
+	evlist__for_each_entry(session->evlist, evsel) {
+		if (evsel__is_fprobe(evsel))
+			found = true;
+	}
+	if (!found) {
+		pr_err("%s has no perf fprobe events (neither the fprobe PMU nor %s tracepoints)\n",
+		       path, FPROBE_GROUP);
+		perf_session__delete(session);
+		return NULL;
+	}
+	fs->session = session;
+	return session;
+}
+
+int fprobe_session__process(struct fprobe_session *fs, struct fprobe_report *rep,
+			    const sig_atomic_t *interrupted)
+{
+	int ret;
+
+	fs->rep = rep;
+	fs->interrupted = interrupted;
+	ret = perf_session__process_events(fs->session);
+	if (interrupted && *interrupted) {
+		/* the samples read and still queued for ordering: deliver them */
+		session_done = 0;
+		ret = ordered_events__flush(&fs->session->ordered_events, OE_FLUSH__FINAL);
+	}
+	if (!ret)
+		fprobe_session__end_open_calls(fs);
+	return ret;
+}
