@@ -5,6 +5,7 @@
 #   make check    every test: host, KUnit, and the guest tests
 #   make check-debug  KUnit, ftracetest and fuzzers on a lockdep+KASAN kernel
 #   make bench    probe costs, patched vs base kernel, as ratios in one run
+#   make bench-arm64, bench-riscv64  the same per-call and scale sections there
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 #   make shell    the patched guest with a shell on this terminal (exit ends it)
 #   make import   the series in build/linux back into patches/ and the owned files
@@ -35,7 +36,8 @@ CMD		?= uname -a
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit shell check check-debug demo bench clean distclean help fprobe-pmu-tests \
 	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series series-kunit check-arm64 check-riscv64 check-ppc64le \
-	check-cross initramfs-arm64 initramfs-riscv64 fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64
+	check-cross initramfs-arm64 initramfs-riscv64 fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64 \
+	cross-base-arm64 cross-base-riscv bench-arm64 bench-riscv64
 
 # Builds run one at a time: they share build/linux and both cores.
 .NOTPARALLEL:
@@ -73,6 +75,10 @@ cross: $(addprefix cross-,$(CROSS_ARCHS))
 
 $(addprefix cross-,$(CROSS_ARCHS)): tree kernel-base-tree
 	@harness/cross-build $(@:cross-%=%)
+
+# The base built the same way, for make bench on arm64 and riscv64
+cross-base-arm64 cross-base-riscv: cross-base-%: kernel-base-tree
+	@harness/cross-build --base $*
 
 # Bisectable: each patch of the series, in order, built for x86_64 and
 # arm64.
@@ -154,6 +160,14 @@ demo: kernel initramfs
 # table, and build/bench/results.json. Not part of make check.
 bench: kernel kernel-base initramfs
 	@harness/bench/run
+
+# Sections 1 and 2 of make bench in the arm64 or riscv64 guest: the cross
+# builds of the series and of the base
+bench-arm64: cross-arm64 cross-base-arm64 initramfs-arm64
+	@BENCH_ARCH=arm64 harness/bench/run
+
+bench-riscv64: cross-riscv cross-base-riscv initramfs-riscv64
+	@BENCH_ARCH=riscv64 harness/bench/run
 
 # Keeps the extracted base (build/linux, build/base/linux): re-extracting
 # and committing it takes a minute.

@@ -6,6 +6,8 @@
 # CALLS calls (MS then only bounds it: a run that reaches MS first fails).
 # The clock is VMRUN_CLOCK (harness/vm-run): "icount" when guest time
 # counts instructions, "wall" otherwise; every line carries it.
+# BENCH_ARCH (arm64, riscv64; unset on x86_64): the module and the PMU
+# case's program are those built for that architecture (harness/bench/build).
 # Prints one "BENCH section key=value..." line per measurement; the host
 # turns them into the table and build/bench/results.json.
 set -eu
@@ -15,7 +17,9 @@ clock=${VMRUN_CLOCK:-wall}
 sections=" ${*:-percall scale tool} "
 want() { [[ "$sections" == *" $1 "* ]]; }
 bench=/repo/build/bench
-ko=$bench/mod-$kernel/fprobe_bench.ko
+sfx=${BENCH_ARCH:+-$BENCH_ARCH}
+ko=$bench/mod$sfx-$kernel/fprobe_bench.ko
+pmu=$bench/fprobe_bench_pmu$sfx
 run=/sys/kernel/debug/fprobe_bench/run
 syms=/sys/kernel/debug/fprobe_bench/syms
 tr=/sys/kernel/tracing
@@ -58,7 +62,11 @@ fprobe_event() { # on|off SPEC...
 	fi
 }
 
-echo "BENCH info kernel=$kernel release=$(uname -r) cpus=$(nproc) reps=$reps ms=$ms calls=$calls clock=$clock"
+# fprobe, which 6.12 has only with DYNAMIC_FTRACE_WITH_REGS (not on arm64):
+# without it, the cases of fprobe and fprobe events are left out, and said
+fprobe=yes
+grep -qw register_fprobe /proc/kallsyms || fprobe=none
+echo "BENCH info kernel=$kernel arch=$(uname -m) release=$(uname -r) cpus=$(nproc) reps=$reps ms=$ms calls=$calls clock=$clock fprobe=$fprobe"
 
 # 1. The per-call cost, the cases interleaved within each repetition
 percall() { # CASE RESULT-LINE: print it as the result of CASE
@@ -67,10 +75,12 @@ percall() { # CASE RESULT-LINE: print it as the result of CASE
 want percall &&
 for r in $(seq "$reps"); do
 	for c in none ftrace fprobe-entry fprobe-exit fprobe-mixed kprobe kretprobe; do
+		[ $fprobe = yes ] || [[ $c != fprobe-* ]] || continue
 		out=$(run_case "$c") || die "case $c failed"
 		short "$out" && die "case $c reached ${ms} ms before $calls calls: $out"
 		percall "$c" "$out"
 	done
+	[ $fprobe = yes ] || continue
 	fprobe_event on 'f:fpbench/target fprobe_bench_target'
 	out=$(run_case external) || die "case fprobe-event failed"
 	short "$out" && die "case fprobe-event reached ${ms} ms before $calls calls: $out"
@@ -82,10 +92,10 @@ for r in $(seq "$reps"); do
 	percall fprobe-event-exit "$out"
 	fprobe_event off
 	if [ -r /sys/bus/event_source/devices/fprobe/type ]; then
-		out=$(/repo/build/bench/fprobe_bench_pmu "$ms" "$calls") || die "fprobe_bench_pmu failed"
+		out=$("$pmu" "$ms" "$calls") || die "fprobe_bench_pmu failed"
 		short "$out" && die "case pmu reached ${ms} ms before $calls calls: $out"
 		percall pmu "$out"
-		out=$(/repo/build/bench/fprobe_bench_pmu --count "$ms" "$calls") ||
+		out=$("$pmu" --count "$ms" "$calls") ||
 			die "fprobe_bench_pmu --count failed"
 		short "$out" && die "case pmu-count reached ${ms} ms before $calls calls: $out"
 		percall pmu-count "$out"
@@ -101,7 +111,7 @@ grep -v '\[' "$tr/available_filter_functions" | sort | uniq -u |
 	grep -vx fprobe_bench_target >"$names"
 total=$(wc -l <"$names")
 echo "BENCH info kernel=$kernel traceable=$total"
-want scale &&
+[ $fprobe = yes ] && want scale &&
 for n in 1 1000 10000; do
 	[ "$n" -le "$total" ] || die "only $total traceable functions"
 	awk -v n=$((n - 1)) -v t="$total" 'n > 0 && (NR - 1) % int(t / n) == 0 && c < n { print; c++ }' \
@@ -114,7 +124,7 @@ for n in 1 1000 10000; do
 	done
 done
 : >"$syms"
-want scale &&
+[ $fprobe = yes ] && want scale &&
 for r in $(seq "$reps"); do
 	out=$(run_case scale-all) || die "scale-all failed"
 	short "$out" && die "scale-all reached ${ms} ms before $calls calls: $out"
@@ -127,7 +137,8 @@ rmmod fprobe_bench
 # nothing, start to end (the probes set up, true recorded, the probes
 # removed) in guest time: a bound on the setup alone
 now() { echo "${EPOCHREALTIME/./}"; }	# microseconds
-if [ "$kernel" = patched ] && want scale && [ -r /sys/bus/event_source/devices/fprobe/type ]; then
+if [ "$kernel" = patched ] && want scale && [ -r /sys/bus/event_source/devices/fprobe/type ] &&
+	command -v perf >/dev/null; then
 	for r in $(seq "$reps"); do
 		t0=$(now)
 		perf fprobe record -a '*' -o /tmp/star.data -- true 2>/tmp/star.err ||

@@ -42,6 +42,17 @@ TOOLS = [
     ("perf-ftrace", "perf ftrace -t function_graph"),
 ]
 errors = []
+# the kernels without fprobe (6.12 on arm64): their fprobe cases are n/a
+nofprobe = set()
+
+
+def na(case, k):
+    """the text of a case a kernel cannot run, or None if it should have"""
+    if case.startswith("pmu") and k == "base":
+        return "n/a (no PMU)"
+    if case.startswith("fprobe") and k in nofprobe:
+        return "n/a (no fprobe)"
+    return None
 
 
 # The per-call ratios printed under the table: name, (kernel, case) A, B
@@ -220,8 +231,8 @@ def percall_wall(rows, res):
                     s["lost"] = sum(int(r["lost"]) for r in sel)
                 res["percall"][case][k] = s
                 line += f"{fmt(s):>26}"
-            elif case.startswith("pmu") and k == "base":
-                line += f"{'n/a (no PMU)':>26}"
+            elif na(case, k):
+                line += f"{na(case, k):>26}"
             else:
                 errors.append(f"no per-call result for {case} on {k}")
                 line += f"{'missing':>26}"
@@ -303,8 +314,8 @@ def percall_icount(rows, res):
             for r in sel:
                 check_counts(r, k)
             if not sel:
-                if case.startswith("pmu") and k == "base":
-                    line += f"{'n/a (no PMU)':>20}"
+                if na(case, k):
+                    line += f"{na(case, k):>20}"
                 else:
                     errors.append(f"no per-call result for {case} on {k}")
                     line += f"{'missing':>20}"
@@ -336,6 +347,8 @@ def percall_icount(rows, res):
     print("\n   instructions/call added, A / B:")
     for name, a, b in RATIO_PAIRS:
         if a not in added or b not in added:
+            if na(a[1], a[0]) or na(b[1], b[0]):
+                continue
             errors.append(f"no ratio {name}")
             continue
         res["ratios"][name] = {"ratio": added[a]["mean"] / added[b]["mean"]}
@@ -343,6 +356,8 @@ def percall_icount(rows, res):
     # the two fprobes on one function, against the sum of each alone
     for k in KERNELS:
         parts = [added.get((k, c)) for c in ("fprobe-mixed", "fprobe-entry", "fprobe-exit")]
+        if k in nofprobe:
+            continue
         if None in parts:
             errors.append(f"no ratio fprobe-mixed / (fprobe-entry + fprobe-exit) on {k}")
             continue
@@ -368,6 +383,9 @@ def scale_icount(rows, res, bare):
         res["scale"][n] = {}
         for k in KERNELS:
             sel = select(rows, "scale", kernel=k, n=n)
+            if not sel and k in nofprobe:
+                print(f"{n:<8}{k:<9}{'n/a (no fprobe)':>26}")
+                continue
             if not sel:
                 errors.append(f"no scale result for N={n} on {k}")
                 print(f"{n:<8}{k:<9}{'missing':>26}")
@@ -419,23 +437,35 @@ def setup_section(rows, res):
 def main():
     out, logs = sys.argv[1], sys.argv[2:]
     rows = parse(logs)
+    nofprobe.update(r["kernel"] for r in rows
+                    if r["section"] == "info" and r.get("fprobe") == "none")
     for r in rows:
         if r["section"] == "error":
             errors.append(f"{r.get('kernel')}: {r.get('what')}")
     clock = {sec: section_clock(rows, sec) for sec in ("percall", "scale", "tool")}
     clock["report"] = "wall"
-    res = {"clock": clock, "info": [r for r in rows if r["section"] == "info"],
+    # the guests' architecture (uname -m), one for the run
+    archs = sorted({r.get("arch", "x86_64") for r in rows if r["section"] == "info"
+                    and "release" in r})
+    if len(archs) != 1:
+        errors.append(f"the guest runs are of {len(archs)} architectures: {archs}")
+    arch = {"aarch64": "arm64"}.get(archs[0], archs[0]) if archs else "x86_64"
+    res = {"arch": arch, "clock": clock,
+           "info": [r for r in rows if r["section"] == "info"],
            "percall": {}, "ratios": {}, "scale": {}, "setup": {}, "tool": {},
            "report": {}}
-    print("make bench: patched and base kernel side by side, in one run")
+    print(f"make bench ({arch}): patched and base kernel side by side, in one run")
     for sec, desc in (("percall", "1-2"), ("tool", "3")):
+        if sec == "tool" and arch != "x86_64":
+            continue
         if clock[sec] == "icount":
             print(f"  sections {desc}: guest instructions (QEMU -icount), "
                   "mean \u00b1spread, spread = (max-min)/mean over the repetitions")
         else:
             print(f"  section{'s' if '-' in desc else ''} {desc}: wall clock, "
                   "median [min-max] over the repetitions")
-    print("  section 4: wall clock on the host, median [min-max] over the repetitions")
+    if arch == "x86_64":
+        print("  section 4: wall clock on the host, median [min-max] over the repetitions")
     for i in res["info"]:
         print("  " + " ".join(f"{k}={v}" for k, v in i.items()
                               if k != "section"))
@@ -448,119 +478,125 @@ def main():
         scale_icount(rows, res, bare if clock["percall"] == "icount" else {})
     else:
         scale_wall(rows, res)
-    setup_section(rows, res)
+    if arch == "x86_64":
+        setup_section(rows, res)
     if wide:
         print("\n   spread above {:.0f}%: {}".format(SPREAD_NOTE * 100, "; ".join(wide)))
 
-    # 3. The tool
-    print("\n3. dd reading /dev/zero a byte at a time (a vfs_read per byte), "
-          "alone and under each tool, on vfs_read (patched kernel);\n"
-          "   cost per call: the difference of two workload sizes over the "
-          "difference of their calls")
-    sizes = sorted({int(r["calls"]) for r in select(rows, "tool") if r["rep"] != "big"})
-    if len(sizes) != 2:
-        errors.append(f"the tool runs have {len(sizes)} workload sizes, not 2")
-        sizes = [1, 1]
-    lo, hi = sizes
-    print(f"{'tool':<34}{f'{hi} calls':>26}{'slowdown':>22}{'cost per call':>26}")
-    tool = {}
-    for t, desc in TOOLS:
-        big = per_rep([r for r in select(rows, "tool", tool=t, calls=str(hi)) if r["rep"] != "big"],
-                      lambda r: int(r["ns"]))
-        small = per_rep(select(rows, "tool", tool=t, calls=str(lo)), lambda r: int(r["ns"]))
-        if not big or not small:
-            errors.append(f"no tool result for {t}")
-            print(f"{desc:<34}{'missing':>26}")
-            continue
-        tool[t] = {"big": big, "per_call": {r: (big[r] - small[r]) / (hi - lo) for r in big if r in small}}
-    for t, desc in TOOLS:
-        if t not in tool:
-            continue
-        s = {"calls": hi, "wall_s": spread([v / 1e9 for v in tool[t]["big"].values()]),
-             "ns_per_call": spread(list(tool[t]["per_call"].values()))}
-        line = f"{desc:<34}{fmt(s['wall_s'], 's'):>26}"
-        if t != "none" and "none" in tool:
-            s["slowdown"] = ratio_reps(tool[t]["big"], tool["none"]["big"])
-            line += f"{fmt_ratio(s['slowdown']):>22}"
-        else:
-            line += f"{'1':>22}"
-        line += f"{fmt(s['ns_per_call'], 'ns'):>26}"
-        res["tool"][t] = s
-        print(line)
-    for a, b in (("perf-fprobe", "perf-record"), ("perf-fprobe", "perf-ftrace")):
-        if a in tool and b in tool and "none" in tool:
-            over = {k: {r: tool[k]["per_call"][r] - tool["none"]["per_call"][r]
-                        for r in tool[k]["per_call"]} for k in (a, b)}
-            rt = ratio_reps(over[a], over[b])
-            res["ratios"][f"tool {a}/{b} added cost per call"] = rt
-            print(f"   added cost per call, {a} / {b}: {fmt_ratio(rt)}")
-    for r in select(rows, "records"):
-        calls, samples = int(r["calls"]), int(r["samples"] or 0)
-        res["tool"].setdefault("records", []).append(r)
-        if r["tool"] == "perf-fprobe":
-            # perf fprobe counts its losses: every call of dd is a record
-            # or lost (-a also records the other tasks' vfs_read calls)
-            if samples + int(r["lost"] or 0) < calls:
-                errors.append(f"perf fprobe rep {r['rep']}: {samples} records and "
-                              f"{r['lost']} lost for {calls} calls")
-        elif samples < 2 * calls and not int(r["lost_events"] or 0):
-            errors.append(f"perf record rep {r['rep']}: {samples} samples for "
-                          f"{calls} calls (entry and exit), none lost")
-    lost = [r for r in select(rows, "records", tool="perf-fprobe") if int(r["lost"] or 0)]
-    if lost:
-        print("   records lost by perf fprobe record: " + ", ".join(
-            f"{r['lost']} of {r['calls']} (rep {r['rep']})" for r in lost))
-    big = select(rows, "records", rep="big")
-    if big:
-        r = big[0]
-        print(f"   at the default buffer size, perf fprobe record of {r['calls']} calls: "
-              f"{r['samples']} records, {r['lost'] or 0} lost")
+    # 3 and 4, on x86_64 only: the tools run in the x86_64 guest, the
+    # report on the host
+    if arch != "x86_64":
+        print(f"\n   sections 3 and 4 (the tools, the report) run on x86_64 only")
     else:
-        errors.append("no record count of the large recording")
-
-    # 4. The report
-    print("\n4. perf fprobe report vs perf script on the same perf.data (host)")
-    info = [r for r in rows if r["section"] == "info" and r.get("kernel") == "host"]
-    records = int(info[0]["records"]) if info else 0
-    times = {}
-    for t in ("fprobe-report", "script"):
-        sel = select(rows, "report", tool=t)
-        if not sel or not records:
-            errors.append(f"no report timing for {t}")
-            continue
-        times[t] = per_rep(sel, lambda r: int(r["ns"]))
-        s = {"seconds": spread([v / 1e9 for v in times[t].values()]),
-             "records_per_s": spread([records * 1e9 / v for v in times[t].values()])}
-        res["report"][t] = s
-        print(f"   perf {t.replace('-', ' '):<16} {records} records: "
-              f"{fmt(s['seconds'], 's')} min {human(s['seconds']['min'], 's')}, "
-              f"{fmt(s['records_per_s'], ' rec/s')}")
-    if len(times) == 2:
-        rt = ratio_reps(times["script"], times["fprobe-report"])
-        res["ratios"]["report records/s fprobe-report/script"] = rt
-        print(f"   records/s, perf fprobe report / perf script: {fmt_ratio(rt)}")
-
-    # the report's memory: what a recording of more calls adds, per call
-    for kind, what in (("tree", "the tree (sums)"), ("calls", "--calls (each call)")):
-        per = {}
-        for r in select(rows, "reportmem", output=kind):
-            per.setdefault(r["rep"], []).append((int(r["calls"]), int(r["kib"])))
-        vals, one = [], None
-        for runs in per.values():
-            if len(runs) != 2 or runs[0][0] == runs[1][0]:
+        # 3. The tool
+        print("\n3. dd reading /dev/zero a byte at a time (a vfs_read per byte), "
+              "alone and under each tool, on vfs_read (patched kernel);\n"
+              "   cost per call: the difference of two workload sizes over the "
+              "difference of their calls")
+        sizes = sorted({int(r["calls"]) for r in select(rows, "tool") if r["rep"] != "big"})
+        if len(sizes) != 2:
+            errors.append(f"the tool runs have {len(sizes)} workload sizes, not 2")
+            sizes = [1, 1]
+        lo, hi = sizes
+        print(f"{'tool':<34}{f'{hi} calls':>26}{'slowdown':>22}{'cost per call':>26}")
+        tool = {}
+        for t, desc in TOOLS:
+            big = per_rep([r for r in select(rows, "tool", tool=t, calls=str(hi)) if r["rep"] != "big"],
+                          lambda r: int(r["ns"]))
+            small = per_rep(select(rows, "tool", tool=t, calls=str(lo)), lambda r: int(r["ns"]))
+            if not big or not small:
+                errors.append(f"no tool result for {t}")
+                print(f"{desc:<34}{'missing':>26}")
                 continue
-            (c0, k0), (c1, k1) = sorted(runs)
-            vals.append((k1 - k0) * 1024 / (c1 - c0))
-            one = one or ((c0, k0), (c1, k1))
-        if not vals:
-            errors.append(f"no report memory for {kind}")
-            continue
-        s = {"bytes_per_call": spread(vals), "small": one[0], "large": one[1]}
-        res["report"]["memory-" + kind] = s
-        print(f"   peak anonymous memory of perf fprobe report, {what}: "
-              f"{one[0][1] / 1024:.1f} MiB for {one[0][0]} calls, "
-              f"{one[1][1] / 1024:.1f} MiB for {one[1][0]}: "
-              f"{fmt(s['bytes_per_call'], ' bytes')} per call more")
+            tool[t] = {"big": big, "per_call": {r: (big[r] - small[r]) / (hi - lo) for r in big if r in small}}
+        for t, desc in TOOLS:
+            if t not in tool:
+                continue
+            s = {"calls": hi, "wall_s": spread([v / 1e9 for v in tool[t]["big"].values()]),
+                 "ns_per_call": spread(list(tool[t]["per_call"].values()))}
+            line = f"{desc:<34}{fmt(s['wall_s'], 's'):>26}"
+            if t != "none" and "none" in tool:
+                s["slowdown"] = ratio_reps(tool[t]["big"], tool["none"]["big"])
+                line += f"{fmt_ratio(s['slowdown']):>22}"
+            else:
+                line += f"{'1':>22}"
+            line += f"{fmt(s['ns_per_call'], 'ns'):>26}"
+            res["tool"][t] = s
+            print(line)
+        for a, b in (("perf-fprobe", "perf-record"), ("perf-fprobe", "perf-ftrace")):
+            if a in tool and b in tool and "none" in tool:
+                over = {k: {r: tool[k]["per_call"][r] - tool["none"]["per_call"][r]
+                            for r in tool[k]["per_call"]} for k in (a, b)}
+                rt = ratio_reps(over[a], over[b])
+                res["ratios"][f"tool {a}/{b} added cost per call"] = rt
+                print(f"   added cost per call, {a} / {b}: {fmt_ratio(rt)}")
+        for r in select(rows, "records"):
+            calls, samples = int(r["calls"]), int(r["samples"] or 0)
+            res["tool"].setdefault("records", []).append(r)
+            if r["tool"] == "perf-fprobe":
+                # perf fprobe counts its losses: every call of dd is a record
+                # or lost (-a also records the other tasks' vfs_read calls)
+                if samples + int(r["lost"] or 0) < calls:
+                    errors.append(f"perf fprobe rep {r['rep']}: {samples} records and "
+                                  f"{r['lost']} lost for {calls} calls")
+            elif samples < 2 * calls and not int(r["lost_events"] or 0):
+                errors.append(f"perf record rep {r['rep']}: {samples} samples for "
+                              f"{calls} calls (entry and exit), none lost")
+        lost = [r for r in select(rows, "records", tool="perf-fprobe") if int(r["lost"] or 0)]
+        if lost:
+            print("   records lost by perf fprobe record: " + ", ".join(
+                f"{r['lost']} of {r['calls']} (rep {r['rep']})" for r in lost))
+        big = select(rows, "records", rep="big")
+        if big:
+            r = big[0]
+            print(f"   at the default buffer size, perf fprobe record of {r['calls']} calls: "
+                  f"{r['samples']} records, {r['lost'] or 0} lost")
+        else:
+            errors.append("no record count of the large recording")
+
+        # 4. The report
+        print("\n4. perf fprobe report vs perf script on the same perf.data (host)")
+        info = [r for r in rows if r["section"] == "info" and r.get("kernel") == "host"]
+        records = int(info[0]["records"]) if info else 0
+        times = {}
+        for t in ("fprobe-report", "script"):
+            sel = select(rows, "report", tool=t)
+            if not sel or not records:
+                errors.append(f"no report timing for {t}")
+                continue
+            times[t] = per_rep(sel, lambda r: int(r["ns"]))
+            s = {"seconds": spread([v / 1e9 for v in times[t].values()]),
+                 "records_per_s": spread([records * 1e9 / v for v in times[t].values()])}
+            res["report"][t] = s
+            print(f"   perf {t.replace('-', ' '):<16} {records} records: "
+                  f"{fmt(s['seconds'], 's')} min {human(s['seconds']['min'], 's')}, "
+                  f"{fmt(s['records_per_s'], ' rec/s')}")
+        if len(times) == 2:
+            rt = ratio_reps(times["script"], times["fprobe-report"])
+            res["ratios"]["report records/s fprobe-report/script"] = rt
+            print(f"   records/s, perf fprobe report / perf script: {fmt_ratio(rt)}")
+
+        # the report's memory: what a recording of more calls adds, per call
+        for kind, what in (("tree", "the tree (sums)"), ("calls", "--calls (each call)")):
+            per = {}
+            for r in select(rows, "reportmem", output=kind):
+                per.setdefault(r["rep"], []).append((int(r["calls"]), int(r["kib"])))
+            vals, one = [], None
+            for runs in per.values():
+                if len(runs) != 2 or runs[0][0] == runs[1][0]:
+                    continue
+                (c0, k0), (c1, k1) = sorted(runs)
+                vals.append((k1 - k0) * 1024 / (c1 - c0))
+                one = one or ((c0, k0), (c1, k1))
+            if not vals:
+                errors.append(f"no report memory for {kind}")
+                continue
+            s = {"bytes_per_call": spread(vals), "small": one[0], "large": one[1]}
+            res["report"]["memory-" + kind] = s
+            print(f"   peak anonymous memory of perf fprobe report, {what}: "
+                  f"{one[0][1] / 1024:.1f} MiB for {one[0][0]} calls, "
+                  f"{one[1][1] / 1024:.1f} MiB for {one[1][0]}: "
+                  f"{fmt(s['bytes_per_call'], ' bytes')} per call more")
 
     res["errors"] = errors
     with open(out, "w") as f:
