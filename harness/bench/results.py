@@ -42,8 +42,10 @@ TOOLS = [
     ("perf-ftrace", "perf ftrace -t function_graph"),
 ]
 errors = []
-# the kernels without fprobe (6.12 on arm64): their fprobe cases are n/a
+# the kernels without fprobe (6.12 on arm64): their fprobe cases are n/a;
+# those which refuse a kprobe on the target (riscv): their kprobe cases
 nofprobe = set()
+nokprobe = set()
 
 
 def na(case, k):
@@ -52,6 +54,8 @@ def na(case, k):
         return "n/a (no PMU)"
     if case.startswith("fprobe") and k in nofprobe:
         return "n/a (no fprobe)"
+    if case in ("kprobe", "kretprobe") and k in nokprobe:
+        return "n/a (no kprobe)"
     return None
 
 
@@ -439,6 +443,8 @@ def main():
     rows = parse(logs)
     nofprobe.update(r["kernel"] for r in rows
                     if r["section"] == "info" and r.get("fprobe") == "none")
+    nokprobe.update(r["kernel"] for r in rows
+                    if r["section"] == "info" and r.get("kprobe") == "none")
     for r in rows:
         if r["section"] == "error":
             errors.append(f"{r.get('kernel')}: {r.get('what')}")
