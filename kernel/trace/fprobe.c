@@ -37,8 +37,8 @@
 /*
  * All fprobes share one ftrace_ops, fprobe_ftrace_ops, and one fgraph_ops,
  * fprobe_graph_ops. Where the architecture says where the return address is
- * in an ftrace_ops callback (arch_fprobe_return_address_ptr(), x86_64), the
- * ftrace_ops serves every fprobe (FPROBE_FTRACE_RETURN):
+ * in an ftrace_ops callback (arch_fprobe_return_address_ptr() in
+ * asm/fprobe.h), the ftrace_ops serves every fprobe (FPROBE_FTRACE_RETURN):
  *
  *  every fprobe --> fprobe_ftrace_ops: fprobe_ftrace_entry() at the entry,
  *                   which runs the entry handlers and, if some fprobes at
@@ -49,8 +49,16 @@
  *
  * So a call costs one ftrace callback, one address lookup and one recursion
  * lock at the entry, and a shadow stack frame and a return hook only when an
- * exit handler wants the return. Elsewhere, the two ops split the fprobes
- * by whether they have an exit handler:
+ * exit handler wants the return.
+ *
+ * powerpc, s390 and loongarch do not define it yet. Their ftrace_graph_func()
+ * hooks the return through the ftrace_regs too, but fprobe's own frames have
+ * not run there: s390 and loongarch are not booted by the tests of this
+ * code, and on powerpc the unwinder finds a frame by the stack pointer and
+ * return_to_handler is entered at its local entry point, which
+ * ftrace_regs_graph_retp() and function_graph_commit_ops() would have to be
+ * told. There, the two ops split the fprobes by whether they have an exit
+ * handler:
  *
  *  fprobe with an exit handler --> fprobe_graph_ops (fgraph_ops)
  *                                  fprobe_entry() at the entry, and
@@ -1119,7 +1127,8 @@ fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
 		retp = arch_fprobe_return_address_ptr(fregs);
 		/* If not, the fprobes with exit handlers are missed below. */
 		if (unlikely(!function_graph_enter_ops(&fprobe_graph_ops, ip,
-						       retp, reserved_words,
+						       fregs, retp,
+						       reserved_words,
 						       &fgraph_data)))
 			reserved_words = 0;
 	}
@@ -1137,7 +1146,7 @@ fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
 		if (used)
 			function_graph_commit_ops(retp);
 		else
-			function_graph_cancel_ops(retp);
+			function_graph_cancel_ops(fregs, retp);
 	}
 }
 
@@ -1157,7 +1166,7 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 	unsigned long *fgraph_data;
 	void *data;
 
-	if (unlikely(!function_graph_enter_ops(&fprobe_graph_ops, ip,
+	if (unlikely(!function_graph_enter_ops(&fprobe_graph_ops, ip, fregs,
 					       arch_fprobe_return_address_ptr(fregs),
 					       words, &fgraph_data))) {
 		fprobe_missed(fp, ip);
@@ -1172,7 +1181,8 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 	data = words > FPROBE_HEADER_SIZE_IN_LONG ?
 	       fgraph_data + FPROBE_HEADER_SIZE_IN_LONG : NULL;
 	if (fprobe_call_entry_handler(fp, ip, parent_ip, fregs, data))
-		function_graph_cancel_ops(arch_fprobe_return_address_ptr(fregs));
+		function_graph_cancel_ops(fregs,
+					  arch_fprobe_return_address_ptr(fregs));
 	else
 		function_graph_commit_ops(arch_fprobe_return_address_ptr(fregs));
 }

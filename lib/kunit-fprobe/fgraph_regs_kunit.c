@@ -20,6 +20,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <asm/fprobe.h>
 
@@ -515,8 +516,85 @@ static void fgraph_regs_test_index_reused_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, entries);
 	KUNIT_EXPECT_EQ(test, 0, returns);
 }
+
+#define UNWIND_ENTRIES	32
+static unsigned long unwound[UNWIND_ENTRIES];
+static unsigned int nr_unwound;
+static int unwind_exits;
+
+/* Probed: its return address is return_to_handler while it runs */
+static noinline unsigned long fgraph_regs_kunit_unwound(unsigned long v)
+{
+	nr_unwound = stack_trace_save(unwound, UNWIND_ENTRIES, 0);
+	return v + nr_unwound;
+}
+
+/* Set by the case, so that the compiler cannot see the callee */
+static unsigned long (*unwound_fn)(unsigned long v);
+
+static noinline unsigned long fgraph_regs_kunit_unwind_caller(unsigned long v)
+{
+	/* Not a tail call: the caller is on the stack */
+	return unwound_fn(v) + 1;
+}
+
+static notrace void fgraph_regs_unwind_exit(struct fprobe *fp, unsigned long ip,
+					    unsigned long ret_ip,
+					    struct ftrace_regs *fregs, void *data)
+{
+	unwind_exits++;
+}
+
+/*
+ * A stack trace taken inside a function whose return fprobe hooked from its
+ * ftrace_ops: where the stack holds return_to_handler, the unwinder finds
+ * the frame fprobe pushed (under ftrace_regs_graph_retp()) and shows the
+ * caller, as for a frame of the function graph tracer.
+ */
+static void fgraph_regs_test_unwind_own_frame(struct kunit *test)
+{
+	struct fprobe *fp;
+	bool caller = false;
+	unsigned long ret;
+	unsigned int i;
+	int handler = 0;
+
+	fp = kunit_kzalloc(test, sizeof(*fp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fp);
+	fp->exit_handler = fgraph_regs_unwind_exit;
+	unwound_fn = fgraph_regs_kunit_unwound;
+	nr_unwound = 0;
+	unwind_exits = 0;
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(fp, "fgraph_regs_kunit_unwound", NULL));
+	/* The result used, so that the call stays a call and not a jump */
+	ret = fgraph_regs_kunit_unwind_caller(1);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(fp));
+	KUNIT_EXPECT_EQ(test, 1, unwind_exits);
+	KUNIT_EXPECT_EQ(test, ret, 2UL + nr_unwound);
+
+	KUNIT_ASSERT_GT(test, nr_unwound, 0U);
+	for (i = 0; i < nr_unwound; i++) {
+		if (ip_in_func(unwound[i], "fgraph_regs_kunit_unwind_caller"))
+			caller = true;
+		if (ip_in_func(unwound[i], "return_to_handler"))
+			handler++;
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, caller, "the caller is not in the %u entries",
+			      nr_unwound);
+	KUNIT_EXPECT_EQ(test, 0, handler);
+	if (!caller || handler) {
+		for (i = 0; i < nr_unwound; i++)
+			kunit_info(test, "  %pS\n", (void *)unwound[i]);
+	}
+}
 #else
 static void fgraph_regs_test_index_reused_in_flight(struct kunit *test)
+{
+	kunit_skip(test, "fprobe pushes no frames of its own here");
+}
+
+static void fgraph_regs_test_unwind_own_frame(struct kunit *test)
 {
 	kunit_skip(test, "fprobe pushes no frames of its own here");
 }
@@ -528,6 +606,11 @@ static void fgraph_regs_test_with_fprobe(struct kunit *test)
 }
 
 static void fgraph_regs_test_index_reused_in_flight(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_FPROBE is not set");
+}
+
+static void fgraph_regs_test_unwind_own_frame(struct kunit *test)
 {
 	kunit_skip(test, "CONFIG_FPROBE is not set");
 }
@@ -545,6 +628,7 @@ static struct kunit_case fgraph_regs_test_cases[] = {
 	KUNIT_CASE(fgraph_regs_test_timestamps),
 	KUNIT_CASE(fgraph_regs_test_with_fprobe),
 	KUNIT_CASE(fgraph_regs_test_index_reused_in_flight),
+	KUNIT_CASE(fgraph_regs_test_unwind_own_frame),
 	{}
 };
 
