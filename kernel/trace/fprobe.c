@@ -52,13 +52,12 @@
  * exit handler wants the return.
  *
  * powerpc, s390 and loongarch do not define it yet. Their ftrace_graph_func()
- * hooks the return through the ftrace_regs too, but fprobe's own frames have
- * not run there: s390 and loongarch are not booted by the tests of this
- * code, and on powerpc the unwinder finds a frame by the stack pointer and
- * return_to_handler is entered at its local entry point, which
- * ftrace_regs_graph_retp() and function_graph_commit_ops() would have to be
- * told. There, the two ops split the fprobes by whether they have an exit
- * handler:
+ * hooks the return through the ftrace_regs too, but each would need its own
+ * frames checked against its unwinder first; on powerpc, the unwinder finds a
+ * frame by the stack pointer and return_to_handler is entered at its local
+ * entry point, which ftrace_regs_graph_retp() and function_graph_commit_ops()
+ * would have to be told. There, the two ops split the fprobes by whether
+ * they have an exit handler:
  *
  *  fprobe with an exit handler --> fprobe_graph_ops (fgraph_ops)
  *                                  fprobe_entry() at the entry, and
@@ -145,8 +144,8 @@
  * exit handler of each fprobe in it that is still registered, with the
  * ftrace_regs saved at the return.
  *
- * fprobe_ip_table has a direct-mapped cache of one address per slot in front
- * of it (fprobe_ip_cache, see fprobe_ip_lookup()).
+ * fprobe_ip_table has a set-associative cache of the first node of each
+ * address in front of it (fprobe_ip_cache, see fprobe_ip_lookup()).
  *
  * Both tables are updated under fprobe_mutex, and read under RCU (or with
  * preemption disabled) from the callbacks. unregister_fprobe() waits for an
