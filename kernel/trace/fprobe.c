@@ -7,6 +7,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/bits.h>
+#include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
 #include <linux/glob.h>
@@ -150,7 +151,9 @@
  * Both tables are updated under fprobe_mutex, and read under RCU (or with
  * preemption disabled) from the callbacks. unregister_fprobe() waits for an
  * RCU grace period after removing an fprobe from them, so no handler of that
- * fprobe can run after it returns.
+ * fprobe can run after it returns. A grace period does not wait for a CPU
+ * where RCU is not watching: the callbacks called there touch no fprobe and
+ * call no handler (fprobe_rcu_watching()).
  */
 
 #define FPROBE_HASH_BITS	6
@@ -365,6 +368,26 @@ static __always_inline void fprobe_rcu_read_unlock(void)
 {
 	rcu_lock_release(&rcu_lock_map);
 	preempt_enable_notrace();
+}
+
+/*
+ * Is RCU watching this CPU? Where it is not (the idle loop around the
+ * low-power state, early entry and exit code, a CPU going offline), a
+ * grace period does not wait for the callbacks, so unregister_fprobe()
+ * could return and the fprobe be freed while a callback there still reads
+ * it. There the callbacks read no fprobe and call no handler, not even the
+ * missed handler, as ftrace does for an ftrace_ops with
+ * FTRACE_OPS_FL_RCU: such calls are lost uncounted. Called with preemption
+ * disabled. Most architectures mark that code noinstr, and then no probed
+ * function runs there; the check is for the code that is not.
+ */
+static __always_inline bool fprobe_rcu_watching(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_is_watching_curr_cpu();
+#else
+	return true;
+#endif
 }
 
 /*
@@ -869,12 +892,16 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	if (bit < 0) {
 		fprobe_rcu_read_lock();
 		/* Only from the cache: the rhltable's checks can be probed */
-		fprobe_count_missed(fprobe_ip_cache_find(func), func, false);
+		if (fprobe_rcu_watching())
+			fprobe_count_missed(fprobe_ip_cache_find(func), func,
+					    false);
 		fprobe_rcu_read_unlock();
 		return 0;
 	}
 
 	fprobe_rcu_read_lock();
+	if (unlikely(!fprobe_rcu_watching()))
+		goto out_unlock;
 	head = fprobe_ip_lookup(func);
 	if (unlikely(!head))
 		goto out_unlock;
@@ -972,9 +999,14 @@ fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
 	if (unlikely(bit < 0)) {
 		/* The missed handlers, as on the entry side */
 		fprobe_rcu_read_lock();
-		fprobe_return_all(func, fgraph_data, size_words, ret_ip, fregs,
-				  true);
+		if (fprobe_rcu_watching())
+			fprobe_return_all(func, fgraph_data, size_words, ret_ip,
+					  fregs, true);
 		fprobe_rcu_read_unlock();
+		return;
+	}
+	if (unlikely(!fprobe_rcu_watching())) {
+		ftrace_test_recursion_unlock(bit);
 		return;
 	}
 	rcu_lock_acquire(&rcu_lock_map);
@@ -1199,7 +1231,8 @@ static noinline void fprobe_ftrace_missed(unsigned long ip)
 {
 	fprobe_rcu_read_lock();
 	/* Only from the cache: the rhltable's checks can be probed */
-	fprobe_count_missed(fprobe_ip_cache_find(ip), ip, true);
+	if (fprobe_rcu_watching())
+		fprobe_count_missed(fprobe_ip_cache_find(ip), ip, true);
 	fprobe_rcu_read_unlock();
 }
 
@@ -1231,6 +1264,8 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 		fprobe_ftrace_missed(ip);
 		return;
 	}
+	if (unlikely(!fprobe_rcu_watching()))
+		goto out;
 
 	/* The recursion lock disabled preemption: that is the RCU read lock. */
 	rcu_lock_acquire(&rcu_lock_map);
@@ -1250,6 +1285,7 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 		fprobe_ftrace_entry_nodes(head, ip, parent_ip, fregs);
 	}
 	rcu_lock_release(&rcu_lock_map);
+out:
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -2288,7 +2324,9 @@ bool fprobe_is_registered(struct fprobe *fp)
  *
  * Unregister fprobe (and remove ftrace hooks from the function entries).
  * When this returns, no handler of @fp is running or will run, so that
- * the caller can free @fp.
+ * the caller can free @fp. (The probed calls made where RCU is not
+ * watching the CPU, which the grace period this waits for would not wait
+ * for, run no handler of any fprobe and are not counted as missed.)
  *
  * Return: 0 if @fp is unregistered successfully, -errno if not.
  */

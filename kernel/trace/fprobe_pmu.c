@@ -50,7 +50,6 @@
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
-#include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/fprobe.h>
@@ -212,8 +211,7 @@ static __always_inline bool fprobe_pmu_passes(struct perf_event *event,
  * the ftrace recursion lock could not be taken (the missed handler of the
  * fprobe): only inline code from here.
  *
- * Also called where RCU is not watching, which a grace period does not
- * wait for: interrupts are disabled for the walk instead. An event leaves
+ * Interrupts are disabled for the walk, as for a record: an event leaves
  * this CPU's list only in pmu->del, on this CPU with interrupts disabled,
  * before it can be freed: none on the list goes away during the walk.
  */
@@ -233,19 +231,6 @@ static __always_inline void fprobe_pmu_lost(struct fprobe_pmu_probe *probe,
 		atomic64_inc(&(event->parent ?: event)->lost_samples);
 	}
 	local_irq_restore(flags);
-}
-
-/*
- * Whether RCU watches this CPU, from the handlers (preemption disabled):
- * context tracking's inline test where there is one.
- */
-static __always_inline bool fprobe_pmu_rcu_watching(void)
-{
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return rcu_is_watching_curr_cpu();
-#else
-	return rcu_is_watching();
-#endif
 }
 
 /*
@@ -541,19 +526,10 @@ static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 	struct hlist_node *node;
 
 	/*
-	 * perf needs RCU: a few traceable functions run where it is not
-	 * watching (on the way in and out of idle). Their calls are lost.
-	 * Nothing before this point uses what RCU protects but the probe
-	 * itself: the handlers read this CPU's list head, the probe and the
-	 * call. The probe is freed after unregister_fprobe(), whose RCU grace
-	 * period does not wait for a handler running where RCU is not
-	 * watching (an open problem of fprobe's, not of this PMU's only).
+	 * perf needs RCU: fprobe calls no handler where RCU is not watching
+	 * (on the way in and out of idle), as the probe could be freed under
+	 * it there. Such calls are lost and counted nowhere.
 	 */
-	if (unlikely(!fprobe_pmu_rcu_watching())) {
-		fprobe_pmu_lost(probe, rec);
-		return;
-	}
-
 	if (rec) {
 		/*
 		 * The kernel-side filters: a record no event takes costs one

@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/context_tracking.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/fprobe.h>
@@ -1190,6 +1191,70 @@ static void fprobe_test_probe_path_functions(struct kunit *test)
 }
 
 /*
+ * Calls made where RCU is not watching the CPU, which a grace period does
+ * not wait for, run no handler and touch no fprobe (they would run after
+ * unregister_fprobe() returned, on a freed fprobe): calls of the target
+ * between ct_idle_enter() and ct_idle_exit(), and the return of a function
+ * which enters that state itself, whose entry handler ran. Each round calls
+ * the target once where RCU watches, which is probed in full. The test
+ * enters the idle state's RCU side from a task, with interrupts off, around
+ * nothing but those calls.
+ */
+static noinline unsigned long fprobe_kunit_rcu_unwatch(unsigned long v)
+{
+	ct_idle_enter();
+	return v + 5;
+}
+
+static unsigned long (*rcu_unwatch)(unsigned long v);
+
+static void fprobe_test_rcu_not_watching(struct kunit *test)
+{
+	struct test_probe tp[3];
+	unsigned long flags, sum = 0;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
+		kunit_skip(test, "RCU always watches with this config");
+
+	/* entry only, entry+exit on the target, entry+exit on rcu_unwatch */
+	tp_init(&tp[0], true, false, 0);
+	tp_init(&tp[1], true, true, sizeof(long));
+	tp_init(&tp[2], true, true, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp[0].fp, "fprobe_kunit_target", NULL));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp[1].fp, "fprobe_kunit_target", NULL));
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&tp[2].fp, "fprobe_kunit_rcu_unwatch", NULL));
+
+	for (i = 0; i < 100; i++) {
+		sum += target(i);
+		local_irq_save(flags);
+		sum += rcu_unwatch(i);
+		/* RCU is not watching this CPU from here... */
+		sum += target(i);
+		sum += target(i + 1);
+		ct_idle_exit();
+		/* ...to here */
+		local_irq_restore(flags);
+	}
+
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&tp[i].fp));
+		KUNIT_EXPECT_EQ(test, 0UL, tp[i].fp.nmissed);
+		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[i].missed));
+		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[i].bad_data));
+	}
+	/* Only the calls of the target where RCU watches */
+	KUNIT_EXPECT_EQ(test, 100, atomic_read(&tp[0].entries));
+	KUNIT_EXPECT_EQ(test, 100, atomic_read(&tp[1].entries));
+	KUNIT_EXPECT_EQ(test, 100, atomic_read(&tp[1].exits));
+	/* rcu_unwatch() is entered where RCU watches, and returns where not */
+	KUNIT_EXPECT_EQ(test, 100, atomic_read(&tp[2].entries));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tp[2].exits));
+	/* The calls returned what they return unprobed */
+	KUNIT_EXPECT_EQ(test, 4950UL * 10 + 100 * 11, sum);
+}
+
+/*
  * Unregistering while a probed call is in flight: the probed function is
  * sleeping in a kthread when its fprobe is unregistered and freed. When it
  * returns, the exit handler of the removed fprobe does not run; that of an
@@ -1418,6 +1483,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE(fprobe_test_handler_calls_probed),
 	KUNIT_CASE(fprobe_test_recursion_missed),
 	KUNIT_CASE(fprobe_test_probe_path_functions),
+	KUNIT_CASE(fprobe_test_rcu_not_watching),
 	KUNIT_CASE(fprobe_test_unregister_in_flight),
 	KUNIT_CASE_SLOW(fprobe_test_stress),
 	{}
@@ -1430,6 +1496,7 @@ static int fprobe_suite_init(struct kunit_suite *suite)
 	target_args = fprobe_kunit_target_args;
 	target_nest = fprobe_kunit_target_nest;
 	target_sleeper = fprobe_kunit_target_sleeper;
+	rcu_unwatch = fprobe_kunit_rcu_unwatch;
 	return 0;
 }
 

@@ -678,6 +678,47 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
 				i < 15 ? (u64)(i / 3 + 2) : 2);
 }
 
+static atomic_t throttle_samples;
+
+static void count_handler(struct perf_event *event,
+			  struct perf_sample_data *data, struct pt_regs *regs)
+{
+	atomic_inc(&throttle_samples);
+}
+
+/*
+ * The samples are throttled as a hardware PMU's interrupts: within one
+ * tick (interrupts off, so that none comes), the calls up to the budget of
+ * perf_event_max_sample_rate are sampled, the one that reaches it
+ * included, and the next ones are lost, counted in lost_samples, while the
+ * count goes on. Scheduled out and in again (a sleep), the event samples
+ * again.
+ */
+static void fprobe_pmu_test_throttle(struct kunit *test)
+{
+	int budget = DIV_ROUND_UP(READ_ONCE(sysctl_perf_event_sample_rate), HZ);
+	struct perf_event *event;
+	unsigned long flags;
+	int i;
+
+	atomic_set(&throttle_samples, 0);
+	pin_test(test);
+	event = open_event_handler(test, current, 0, "fprobe_pmu_kunit_add",
+				   NULL, 1, count_handler);
+	local_irq_save(flags);
+	for (i = 0; i < budget + 100; i++)
+		add_ptr(i, 1);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, atomic_read(&throttle_samples), budget);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&event->lost_samples), 100);
+
+	msleep(20);
+	add_ptr(1, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&throttle_samples), budget + 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&event->lost_samples), 100);
+	KUNIT_EXPECT_EQ(test, close_event(event), budget + 101);
+}
+
 /* A call of the target from a hard interrupt */
 static void add_irq_work_fn(struct irq_work *work)
 {
@@ -1090,6 +1131,7 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_noexit),
 	KUNIT_CASE(fprobe_pmu_test_period),
 	KUNIT_CASE(fprobe_pmu_test_shared_lost),
+	KUNIT_CASE(fprobe_pmu_test_throttle),
 	KUNIT_CASE(fprobe_pmu_test_exclude_opener),
 	KUNIT_CASE_SLOW(fprobe_pmu_test_reuse_race),
 	KUNIT_CASE(fprobe_pmu_test_filter_errors),

@@ -306,6 +306,9 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 			st->nr_open_at_end, st->nr_begun_before);
 	if (st->nr_lost)
 		fprintf(stderr, ", %" PRIu64 " records LOST", st->nr_lost);
+	if (st->nr_throttled)
+		fprintf(stderr, " (throttled %" PRIu64 " times: kernel.perf_event_max_sample_rate)",
+			st->nr_throttled);
 	if (st->nr_bad)
 		fprintf(stderr, ", %" PRIu64 " undecodable records", st->nr_bad);
 	fprintf(stderr, "\n");
@@ -451,6 +454,9 @@ static int fprobe__live(struct perf_fprobe *fprobe, const struct fprobe_record_o
 	fprintf(stderr, "perf fprobe: %" PRIu64 " calls", st->nr_calls);
 	if (live->nr_lost + st->nr_lost)
 		fprintf(stderr, ", %" PRIu64 " records LOST", live->nr_lost + st->nr_lost);
+	if (st->nr_throttled)
+		fprintf(stderr, " (throttled %" PRIu64 " times: kernel.perf_event_max_sample_rate)",
+			st->nr_throttled);
 	if (live->nr_bad + st->nr_bad)
 		fprintf(stderr, ", %" PRIu64 " undecodable records", live->nr_bad + st->nr_bad);
 	fprintf(stderr, "\n");

@@ -220,6 +220,7 @@ struct fprobe_report {
 	size_t				nr_funcs;
 	struct fr_node			root;
 	u64				lost;
+	u64				throttled;	/* times */
 	u64				no_exit;
 	u64				no_entry;
 	u64				nr_threads;
@@ -560,6 +561,12 @@ void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records)
 {
 	if (rep)
 		rep->lost = fr_add(rep->lost, nr_records);
+}
+
+void fprobe_report__add_throttled(struct fprobe_report *rep)
+{
+	if (rep)
+		rep->throttled = fr_add(rep->throttled, 1);
 }
 
 /**
@@ -1195,6 +1202,9 @@ static void fr_print_header(const struct fprobe_report *rep, FILE *fp, const cha
 		fr_fmt_ns(buf, sizeof(buf), rep->root.stats.total));
 	fprintf(fp, "# lost records: %llu%s\n", (unsigned long long)rep->lost,
 		rep->lost ? " (their calls are missing, or counted below without latency)" : "");
+	if (rep->throttled)
+		fprintf(fp, "# throttled: %llu times (over kernel.perf_event_max_sample_rate records/s on a CPU; the records dropped until the next tick are among the lost)\n",
+			(unsigned long long)rep->throttled);
 	fr_print_partial(rep, fp, "exit", rep->no_exit, true);
 	fr_print_partial(rep, fp, "entry", rep->no_entry, false);
 }

@@ -37,6 +37,7 @@ struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts);
 /* Copies what it keeps (name, stack strings too); calls may arrive in any order */
 int  fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call);
 void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records);
+void fprobe_report__add_throttled(struct fprobe_report *rep);
 /* No call of @tid to come is around or in one added: nest and sum them now */
 int  fprobe_report__settle(struct fprobe_report *rep, s32 tid);
 size_t fprobe_report__nr_kept_calls(const struct fprobe_report *rep);

@@ -776,6 +776,24 @@ static int fprobe_session__process_lost_samples(const struct perf_tool *tool,
 			    event->lost_samples.lost);
 }
 
+/*
+ * The kernel throttled an event (over kernel.perf_event_max_sample_rate
+ * samples per second on a CPU): its records until the next tick are lost,
+ * and counted in its lost samples.
+ */
+static int fprobe_session__process_throttle(const struct perf_tool *tool,
+					    union perf_event *event __maybe_unused,
+					    struct perf_sample *sample __maybe_unused,
+					    struct machine *machine __maybe_unused)
+{
+	struct fprobe_session *fs = container_of(tool, struct fprobe_session, tool);
+
+	fs->stats.nr_throttled++;
+	if (fs->rep)
+		fprobe_report__add_throttled(fs->rep);
+	return 0;
+}
+
 static int listed__cmp(const void *a, const void *b)
 {
 	const struct fprobe_listed *la = a, *lb = b;
@@ -852,6 +870,7 @@ struct fprobe_session *fprobe_session__new(const struct fprobe_session_opts *opt
 	tool->ksymbol	   = fprobe_session__process_ksymbol;
 	tool->lost	   = fprobe_session__process_lost;
 	tool->lost_samples = fprobe_session__process_lost_samples;
+	tool->throttle	   = fprobe_session__process_throttle;
 	tool->attr	   = perf_event__process_attr;
 	tool->tracing_data = perf_event__process_tracing_data;
 	tool->build_id	   = perf_event__process_build_id;

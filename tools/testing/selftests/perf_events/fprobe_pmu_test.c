@@ -756,6 +756,193 @@ out:
 	return ok;
 }
 
+/*
+ * Walk the records of @r: the samples, the lost records' counts and the
+ * PERF_RECORD_THROTTLE records (not the unthrottles).
+ */
+static int ring_tally(struct ring *r, uint64_t *nr_samples, uint64_t *lost,
+		      uint64_t *throttles)
+{
+	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header hdr;
+	uint64_t word[3];
+
+	while (r->tail < head) {
+		ring_copy(r, r->tail, &hdr, sizeof(hdr));
+		if (hdr.size < sizeof(hdr))
+			return failf("bad record size %u", hdr.size), -1;
+		if (hdr.type == PERF_RECORD_SAMPLE) {
+			(*nr_samples)++;
+		} else if (hdr.type == PERF_RECORD_LOST) {
+			ring_copy(r, r->tail, word, sizeof(word));
+			*lost += word[2];
+		} else if (hdr.type == PERF_RECORD_THROTTLE) {
+			(*throttles)++;
+		}
+		r->tail += hdr.size;
+	}
+	__atomic_store_n(&r->page->data_tail, r->tail, __ATOMIC_RELEASE);
+	return 0;
+}
+
+#define MAX_SAMPLE_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define NR_THROTTLED_READS 1000
+
+static int write_file(const char *path, const char *val);
+
+/*
+ * The samples written straight into the ring buffer are throttled as a
+ * hardware PMU's interrupts are: with perf_event_max_sample_rate at 1, an
+ * event takes one sample per tick; the calls after it until the next tick
+ * are dropped, with a PERF_RECORD_THROTTLE, and counted in the lost
+ * samples, while the count goes on. NR_THROTTLED_READS reads of a few
+ * microseconds each make many calls in one tick.
+ */
+static bool test_throttle(void)
+{
+	uint64_t count, lost, nr = 0, rlost = 0, throttles = 0;
+	struct perf_event_attr attr;
+	char old[32] = "";
+	struct ring ring;
+	bool ok = false;
+	int fd, zfd, i;
+	FILE *f;
+
+	f = fopen(MAX_SAMPLE_RATE, "r");
+	if (!f || !fgets(old, sizeof(old), f)) {
+		if (f)
+			fclose(f);
+		return failf("cannot read " MAX_SAMPLE_RATE);
+	}
+	fclose(f);
+	old[strcspn(old, "\n")] = '\0';
+	if (write_file(MAX_SAMPLE_RATE, "1"))
+		return failf("cannot write " MAX_SAMPLE_RATE ": %s",
+			     strerror(errno));
+
+	init_attr(&attr, 0, "vfs_read", 1);
+	fd = perf_event_open(&attr, 0, -1);
+	if (fd < 0) {
+		failf("perf_event_open: %s", strerror(errno));
+		goto out_rate;
+	}
+	if (ring_map(&ring, fd)) {
+		failf("mmap: %s", strerror(errno));
+		goto out_close;
+	}
+	zfd = open("/dev/zero", O_RDONLY);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < NR_THROTTLED_READS; i++)
+		if (read(zfd, zbuf, 1) != 1)
+			break;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	close(zfd);
+	if (i != NR_THROTTLED_READS) {
+		failf("reading /dev/zero failed");
+		goto out_unmap;
+	}
+	if (read_count(fd, &count, &lost) ||
+	    ring_tally(&ring, &nr, &rlost, &throttles)) {
+		failf("read of the event: %s", strerror(errno));
+		goto out_unmap;
+	}
+	if (count != NR_THROTTLED_READS || nr + lost != NR_THROTTLED_READS ||
+	    !lost || !throttles || rlost)
+		failf("%d reads: count %" PRIu64 ", %" PRIu64 " samples, %"
+		      PRIu64 " lost, %" PRIu64 " throttles, %" PRIu64
+		      " in lost records", NR_THROTTLED_READS, count, nr, lost,
+		      throttles, rlost);
+	else
+		ok = true;
+out_unmap:
+	ring_unmap(&ring);
+out_close:
+	close(fd);
+out_rate:
+	write_file(MAX_SAMPLE_RATE, old);
+	return ok;
+}
+
+/*
+ * Every traceable function on every CPU, with exclude_opener off: the
+ * calls this process makes to read the records are recorded too, and make
+ * more records. The samples are throttled, so it ends: for RUN_SECONDS
+ * the rings are drained as fast as this process can, then the events are
+ * closed. The calls dropped are counted as lost.
+ */
+#define RUN_SECONDS	2
+#define MAX_CPUS	64
+
+static bool test_all_functions(void)
+{
+	uint64_t nr = 0, rlost = 0, throttles = 0, lost = 0, count, l;
+	int fds[MAX_CPUS], nr_cpus, cpu, opened = 0;
+	struct ring rings[MAX_CPUS];
+	struct pollfd pfds[MAX_CPUS];
+	struct perf_event_attr attr;
+	struct timespec start, now;
+	bool ok = false;
+
+	nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (nr_cpus > MAX_CPUS)
+		nr_cpus = MAX_CPUS;
+	init_attr(&attr, 0, "*", 1);
+	attr.wakeup_events = 1;
+	for (cpu = 0; cpu < nr_cpus; cpu++, opened++) {
+		fds[cpu] = perf_event_open(&attr, -1, cpu);
+		if (fds[cpu] < 0) {
+			if (errno == E2BIG) {
+				printf("SKIP all-functions: more functions than max_funcs\n");
+				ok = true;
+			} else {
+				failf("perf_event_open '*' on CPU %d: %s", cpu,
+				      strerror(errno));
+			}
+			goto out;
+		}
+		if (ring_map_pages(&rings[cpu], fds[cpu], 16)) {
+			close(fds[cpu]);
+			failf("mmap: %s", strerror(errno));
+			goto out;
+		}
+		pfds[cpu].fd = fds[cpu];
+		pfds[cpu].events = POLLIN;
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		ioctl(fds[cpu], PERF_EVENT_IOC_ENABLE, 0);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		poll(pfds, nr_cpus, 100);
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			if (ring_tally(&rings[cpu], &nr, &rlost, &throttles))
+				goto out;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec - start.tv_sec < RUN_SECONDS);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		ioctl(fds[cpu], PERF_EVENT_IOC_DISABLE, 0);
+		if (read_count(fds[cpu], &count, &l) ||
+		    ring_tally(&rings[cpu], &nr, &rlost, &throttles)) {
+			failf("read of the event on CPU %d", cpu);
+			goto out;
+		}
+		lost += l;
+	}
+	printf("all-functions: %d CPUs, %d s: %" PRIu64 " samples, %" PRIu64
+	       " lost, %" PRIu64 " throttles\n", nr_cpus, RUN_SECONDS, nr, lost,
+	       throttles);
+	if (!nr || !lost || !throttles)
+		failf("%" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64
+		      " throttles: none throttled", nr, lost, throttles);
+	else
+		ok = true;
+out:
+	while (opened-- > 0) {
+		ring_unmap(&rings[opened]);
+		close(fds[opened]);
+	}
+	return ok;
+}
+
 /* A glob: every vfs_* call is recorded, the vfs_read ones exactly */
 static bool test_glob(uint64_t vfs_read)
 {
@@ -1735,6 +1922,9 @@ int main(int argc, char **argv)
 	report("period-3-written-straight", test_period(vfs_read));
 	report("small-ring-written-straight", test_small_ring(vfs_read));
 	report("own-writes-untraced-written-straight", test_own_writes(vfs_read));
+	report("throttle-written-straight", test_throttle());
+	report("all-functions-with-opener-written-straight",
+	       test_all_functions());
 	sample_type = SAMPLE_TYPE;
 	report("glob-vfs_*", test_glob(vfs_read));
 	report("glob-vs-function-tracer",
