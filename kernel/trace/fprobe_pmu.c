@@ -88,6 +88,9 @@
  *	(FPROBE_PMU_CONFIG_EXCLUDE_OPENER), held; NULL without it. Events
  *	of different openers do not share a probe.
  * @gen: The generation of the probe, tagging its entry data.
+ * @mod_gen: fprobe_pmu_mod_gen when its filter was expanded: a probe made
+ *	before the last module came is not shared with the events opened
+ *	after, whose filters may match functions of that module.
  * @nr_sampling: The number of sampling events using @fp: without any, the
  *	calls are counted, not timed nor recorded.
  * @nr_filtered: The number of events using @fp with a filter of their own
@@ -107,6 +110,7 @@ struct fprobe_pmu_probe {
 	char				*notfilter;
 	struct pid			*opener;
 	u32				gen;
+	u32				mod_gen;
 	atomic_t			nr_sampling;
 	atomic_t			nr_filtered;
 	unsigned int			nargs;
@@ -124,6 +128,8 @@ static LIST_HEAD(fprobe_pmu_probes);
 static DEFINE_MUTEX(fprobe_pmu_mutex);
 /* The generation of the last probe made, under fprobe_pmu_mutex */
 static u32 fprobe_pmu_gen;
+/* The number of modules that came, up to this one (fprobe_pmu_module_cb()) */
+static atomic_t fprobe_pmu_mod_gen;
 
 /*
  * The most functions one event may attach to: a filter that matches more is
@@ -898,6 +904,7 @@ static bool fprobe_pmu_probe_match(struct fprobe_pmu_probe *probe, u64 config,
 				   const char *notfilter)
 {
 	if (probe->config != config || probe->opener != opener ||
+	    probe->mod_gen != atomic_read(&fprobe_pmu_mod_gen) ||
 	    strcmp(probe->filter, filter))
 		return false;
 	if (!probe->notfilter || !notfilter)
@@ -941,7 +948,7 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 {
 	struct fprobe_pmu_probe *probe, *other;
 	struct pid *opener = NULL;
-	u32 gen;
+	u32 gen, mod_gen;
 	int ret;
 
 	if (attr->config & FPROBE_PMU_CONFIG_EXCLUDE_OPENER)
@@ -960,6 +967,8 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	}
 	/* Tags the entry data from the first call on: set before registering */
 	gen = ++fprobe_pmu_gen;
+	/* Read before the filter is expanded: a module may come meanwhile */
+	mod_gen = atomic_read(&fprobe_pmu_mod_gen);
 	mutex_unlock(&fprobe_pmu_mutex);
 
 	probe = kzalloc(sizeof(*probe), GFP_KERNEL_ACCOUNT);
@@ -968,6 +977,7 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 		goto out_free_filters;
 	}
 	probe->gen = gen;
+	probe->mod_gen = mod_gen;
 	probe->filter = filter;
 	probe->notfilter = notfilter;
 	probe->opener = get_pid(opener);
@@ -1164,12 +1174,34 @@ int fprobe_pmu_type(void)
 	return READ_ONCE(fprobe_pmu_registered) ? fprobe_pmu.type : -ENODEV;
 }
 
+/*
+ * A module comes: the probes made before it are no longer shared with the
+ * events opened from now on, so that an event sees the functions of the
+ * modules loaded when it was opened. The functions of a module that goes
+ * leave the probes with it (fprobe's own module notifier).
+ */
+static int fprobe_pmu_module_cb(struct notifier_block *nb, unsigned long val,
+				void *data)
+{
+	if (val == MODULE_STATE_COMING)
+		atomic_inc(&fprobe_pmu_mod_gen);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fprobe_pmu_module_nb = {
+	.notifier_call = fprobe_pmu_module_cb,
+};
+
 static int __init fprobe_pmu_init(void)
 {
 	int ret;
 
+	ret = register_module_notifier(&fprobe_pmu_module_nb);
+	if (ret)
+		return ret;
 	ret = perf_pmu_register(&fprobe_pmu, "fprobe", -1);
 	if (ret) {
+		unregister_module_notifier(&fprobe_pmu_module_nb);
 		pr_warn("failed to register the fprobe PMU: %d\n", ret);
 		return ret;
 	}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: -p, -t, -A --duration, -A -a '*' (twice at once, under function_graph) and Ctrl-C end cleanly and report (exclusive)
+# perf fprobe: -p, -t, -A --duration, -A -a '*' and Ctrl-C end cleanly and report (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 
 set -e
@@ -271,54 +271,12 @@ check_all_functions() {
 	[ -z "$bad" ] || fail "-A -a '*': the PMU's own calls recorded: $bad"
 }
 
-# -A -a '*' twice at once, then once while the function_graph tracer traces
-# every function: the kernel throttles the samples of each event
-# (kernel.perf_event_max_sample_rate), so each run ends in its 2 s (with a
-# margin for the setup) and reports the records it lost.
-check_all_functions_loaded() {
-	local rc1=0 rc2=0 p1 p2 tracing=/sys/kernel/tracing
-
-	if [ "$(wc -l <$tracing/available_filter_functions)" -gt \
-	     "$(cat /sys/module/fprobe_pmu/parameters/max_funcs)" ]; then
-		echo "-A -a '*' loaded: more traceable functions than fprobe_pmu.max_funcs, not run"
-		return
-	fi
-	timeout 300 perf fprobe -A -a '*' --duration 2 -m 1M \
-		>/dev/null 2>"$tmpdir/twice1.err" &
-	p1=$!
-	timeout 300 perf fprobe -A -a '*' --duration 2 -m 1M \
-		>/dev/null 2>"$tmpdir/twice2.err" &
-	p2=$!
-	wait $p1 || rc1=$?
-	wait $p2 || rc2=$?
-	[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] ||
-		fail "-A -a '*' twice at once: status $rc1 and $rc2: $(tail -2 "$tmpdir/twice1.err" "$tmpdir/twice2.err")"
-	for f in twice1 twice2; do
-		echo "-A -a '*' twice at once: $(tail -1 "$tmpdir/$f.err")"
-		grep -q 'records LOST' "$tmpdir/$f.err" ||
-			fail "-A -a '*' twice at once: no lost records reported: $(tail -1 "$tmpdir/$f.err")"
-	done
-
-	echo function_graph >$tracing/current_tracer ||
-		{ fail "cannot start the function_graph tracer"; return; }
-	rc1=0
-	timeout 600 perf fprobe -A -a '*' --duration 2 -m 1M \
-		>/dev/null 2>"$tmpdir/graph.err" || rc1=$?
-	echo nop >$tracing/current_tracer
-	[ $rc1 -eq 0 ] ||
-		fail "-A -a '*' under function_graph: status $rc1: $(tail -2 "$tmpdir/graph.err")"
-	echo "-A -a '*' under function_graph: $(tail -1 "$tmpdir/graph.err")"
-	grep -q '^perf fprobe: [0-9]* calls' "$tmpdir/graph.err" ||
-		fail "-A -a '*' under function_graph: no summary"
-}
-
 # the PMU where there is one, and the tracefs fallback where there are
 # fprobe events (on a PMU kernel too, through --tracefs)
 paths=0
 if [ "$(fprobe_path)" = pmu ]; then
 	check_path pmu
 	check_all_functions
-	check_all_functions_loaded
 	paths=$((paths + 1))
 fi
 if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/null; then

@@ -943,6 +943,113 @@ out:
 	return ok;
 }
 
+/*
+ * Modules: the sample module trace-events-sample calls foo_bar_reg() each
+ * time its event foo_bar_with_fn is enabled. An event opened before the
+ * module is loaded does not attach it; one opened after, with the same
+ * filter (which would share the first one's probe if no module had come),
+ * does, and counts each call. Unloading the module under an active
+ * sampling event takes the function out of it, with no record lost and
+ * the event's other function still recorded.
+ */
+#define SAMPLE_MODULE	"trace-events-sample"
+#define FOO_BAR_ENABLE	"/sys/kernel/tracing/events/sample-trace/foo_bar_with_fn/enable"
+
+static int foo_bar_cycles(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (write_file(FOO_BAR_ENABLE, "1") || write_file(FOO_BAR_ENABLE, "0"))
+			return -1;
+	return 0;
+}
+
+static bool test_module(void)
+{
+	uint64_t ca, cb, la, lb, count, lost, nr = 0, rlost = 0, throttles = 0;
+	struct perf_event_attr attr;
+	int a, b = -1, fd = -1, zfd, i;
+	struct ring ring;
+	bool ok = false;
+
+	if (system("rmmod " SAMPLE_MODULE " 2>/dev/null; ! grep -qw foo_bar_reg /proc/kallsyms"))
+		return failf("%s is built in, or cannot be unloaded", SAMPLE_MODULE);
+	init_attr(&attr, 0, "foo_bar_reg vfs_fsync", 0);
+	a = perf_event_open(&attr, 0, -1);
+	if (a < 0)
+		return failf("perf_event_open before the module: %s", strerror(errno));
+	if (system("modprobe " SAMPLE_MODULE)) {
+		printf("SKIP module: no %s module\n", SAMPLE_MODULE);
+		close(a);
+		return true;
+	}
+	b = perf_event_open(&attr, 0, -1);
+	if (b < 0) {
+		failf("perf_event_open after the module: %s", strerror(errno));
+		goto out;
+	}
+	ioctl(a, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(b, PERF_EVENT_IOC_ENABLE, 0);
+	if (foo_bar_cycles(3)) {
+		failf("cannot enable and disable %s", FOO_BAR_ENABLE);
+		goto out;
+	}
+	ioctl(a, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(b, PERF_EVENT_IOC_DISABLE, 0);
+	if (read_count(a, &ca, &la) || read_count(b, &cb, &lb)) {
+		failf("read of the events: %s", strerror(errno));
+		goto out;
+	}
+	if (ca != 0 || cb != 3 || la || lb) {
+		failf("3 calls of the module: opened before it %" PRIu64
+		      " (lost %" PRIu64 "), after it %" PRIu64 " (lost %" PRIu64
+		      ")", ca, la, cb, lb);
+		goto out;
+	}
+
+	/* The module goes while a sampling event has one of its functions */
+	init_attr(&attr, 0, "foo_bar_reg vfs_read", 1);
+	fd = perf_event_open(&attr, 0, -1);
+	if (fd < 0 || ring_map(&ring, fd)) {
+		failf("sampling event: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		goto out;
+	}
+	zfd = open("/dev/zero", O_RDONLY);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	i = foo_bar_cycles(1);
+	if (!i)
+		i = system("rmmod " SAMPLE_MODULE);
+	for (nr = 0; !i && nr < 10; nr++)
+		if (read(zfd, zbuf, 1) != 1)
+			i = -1;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	close(zfd);
+	nr = 0;
+	if (i || read_count(fd, &count, &lost) ||
+	    ring_tally(&ring, &nr, &rlost, &throttles)) {
+		failf("the enable, rmmod or reads failed");
+	} else if (count != 11 || nr != 11 || lost || rlost) {
+		failf("1 call of the module, then rmmod, then 10 reads: count %"
+		      PRIu64 ", %" PRIu64 " samples, %" PRIu64 " lost", count,
+		      nr, lost + rlost);
+	} else {
+		ok = true;
+	}
+	ring_unmap(&ring);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (b >= 0)
+		close(b);
+	close(a);
+	system("rmmod " SAMPLE_MODULE " 2>/dev/null");
+	return ok;
+}
+
 /* A glob: every vfs_* call is recorded, the vfs_read ones exactly */
 static bool test_glob(uint64_t vfs_read)
 {
@@ -1934,6 +2041,7 @@ int main(int argc, char **argv)
 	report("counting", test_counting());
 	report("inherit", test_inherit());
 	report("cpu-event", test_cpu_event());
+	report("module", test_module());
 	report("exclude-opener", test_exclude_opener());
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		printf("SKIP migration: one CPU\n");

@@ -55,11 +55,23 @@ wait_attached() {
 	return 1
 }
 
+# The kernel throttles the records of the fprobe PMU as it throttles a
+# hardware PMU's samples: kernel.perf_event_max_sample_rate per second and
+# CPU. The tests count every call of loops that call faster than that, and
+# raise it for their run; fprobe_default_rate is the value it had, for a
+# test of the throttling itself.
+fprobe_rate_file=/proc/sys/kernel/perf_event_max_sample_rate
+fprobe_default_rate=
+
 # fprobe_test_begin: after a test has set err=0 (fail() sets it to 1) and
 # made its temporary directory $tmpdir: remove $tmpdir at exit, and on TERM
 # or INT, which fail the test. A test that leaves processes behind defines
 # fprobe_test_cleanup_hook, called first at exit.
 fprobe_test_begin() {
+	if [ -w $fprobe_rate_file ]; then
+		fprobe_default_rate=$(cat $fprobe_rate_file)
+		echo 100000000 >$fprobe_rate_file 2>/dev/null || true
+	fi
 	trap 'fprobe_test_cleanup; exit 1' TERM INT
 	trap fprobe_test_cleanup EXIT
 }
@@ -68,6 +80,7 @@ fprobe_test_cleanup() {
 	if declare -F fprobe_test_cleanup_hook >/dev/null; then
 		fprobe_test_cleanup_hook
 	fi
+	[ -z "$fprobe_default_rate" ] || echo "$fprobe_default_rate" >$fprobe_rate_file
 	rm -rf "$tmpdir"
 	trap - EXIT TERM INT
 }
