@@ -1174,6 +1174,7 @@ int fprobe_pmu_type(void)
 	return READ_ONCE(fprobe_pmu_registered) ? fprobe_pmu.type : -ENODEV;
 }
 
+#ifdef CONFIG_MODULES
 /*
  * A module comes: the probes made before it are no longer shared with the
  * events opened from now on, so that an event sees the functions of the
@@ -1192,16 +1193,27 @@ static struct notifier_block fprobe_pmu_module_nb = {
 	.notifier_call = fprobe_pmu_module_cb,
 };
 
+static int __init fprobe_pmu_init_module_notifier(void)
+{
+	return register_module_notifier(&fprobe_pmu_module_nb);
+}
+#else
+static inline int fprobe_pmu_init_module_notifier(void)
+{
+	return 0;
+}
+#endif
+
 static int __init fprobe_pmu_init(void)
 {
 	int ret;
 
-	ret = register_module_notifier(&fprobe_pmu_module_nb);
+	/* Before any event can be opened: none may miss a module */
+	ret = fprobe_pmu_init_module_notifier();
 	if (ret)
 		return ret;
 	ret = perf_pmu_register(&fprobe_pmu, "fprobe", -1);
 	if (ret) {
-		unregister_module_notifier(&fprobe_pmu_module_nb);
 		pr_warn("failed to register the fprobe PMU: %d\n", ret);
 		return ret;
 	}

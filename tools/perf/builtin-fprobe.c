@@ -307,8 +307,9 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	if (st->nr_lost)
 		fprintf(stderr, ", %" PRIu64 " records LOST", st->nr_lost);
 	if (st->nr_throttled)
-		fprintf(stderr, " (throttled %" PRIu64 " times: raise kernel.perf_event_max_sample_rate to keep them)",
-			st->nr_throttled);
+		fprintf(stderr, " (throttled %" PRIu64 " times: %s)",
+			st->nr_throttled,
+			"raise kernel.perf_event_max_sample_rate to keep them");
 	if (st->nr_bad)
 		fprintf(stderr, ", %" PRIu64 " undecodable records", st->nr_bad);
 	fprintf(stderr, "\n");
@@ -455,8 +456,9 @@ static int fprobe__live(struct perf_fprobe *fprobe, const struct fprobe_record_o
 	if (live->nr_lost + st->nr_lost)
 		fprintf(stderr, ", %" PRIu64 " records LOST", live->nr_lost + st->nr_lost);
 	if (st->nr_throttled)
-		fprintf(stderr, " (throttled %" PRIu64 " times: raise kernel.perf_event_max_sample_rate to keep them)",
-			st->nr_throttled);
+		fprintf(stderr, " (throttled %" PRIu64 " times: %s)",
+			st->nr_throttled,
+			"raise kernel.perf_event_max_sample_rate to keep them");
 	if (live->nr_bad + st->nr_bad)
 		fprintf(stderr, ", %" PRIu64 " undecodable records", live->nr_bad + st->nr_bad);
 	fprintf(stderr, "\n");

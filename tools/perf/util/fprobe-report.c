@@ -1203,8 +1203,10 @@ static void fr_print_header(const struct fprobe_report *rep, FILE *fp, const cha
 	fprintf(fp, "# lost records: %llu%s\n", (unsigned long long)rep->lost,
 		rep->lost ? " (their calls are missing, or counted below without latency)" : "");
 	if (rep->throttled)
-		fprintf(fp, "# throttled: %llu times (over kernel.perf_event_max_sample_rate records/s on a CPU; the records dropped until the next tick are among the lost)\n",
-			(unsigned long long)rep->throttled);
+		fprintf(fp, "# throttled: %llu times (%s; %s)\n",
+			(unsigned long long)rep->throttled,
+			"over kernel.perf_event_max_sample_rate records/s on a CPU",
+			"the records dropped until the next tick are among the lost");
 	fr_print_partial(rep, fp, "exit", rep->no_exit, true);
 	fr_print_partial(rep, fp, "entry", rep->no_entry, false);
 }
