@@ -352,25 +352,6 @@ static const struct rhashtable_params fprobe_rht_params = {
 };
 
 /*
- * RCU read lock for the function graph callbacks. Disabling preemption makes
- * an RCU read-side critical section, and unlike rcu_read_lock() the notrace
- * variant never calls a function that could be probed (preempt_count_add()
- * with CONFIG_DEBUG_PREEMPT), which would recurse into the callbacks. The
- * lockdep annotation keeps the RCU checks in rhashtable happy.
- */
-static __always_inline void fprobe_rcu_read_lock(void)
-{
-	preempt_disable_notrace();
-	rcu_lock_acquire(&rcu_lock_map);
-}
-
-static __always_inline void fprobe_rcu_read_unlock(void)
-{
-	rcu_lock_release(&rcu_lock_map);
-	preempt_enable_notrace();
-}
-
-/*
  * Is RCU watching this CPU? Where it is not (the idle loop around the
  * low-power state, early entry and exit code, a CPU going offline), a
  * grace period does not wait for the callbacks, so unregister_fprobe()
@@ -388,6 +369,33 @@ static __always_inline bool fprobe_rcu_watching(void)
 #else
 	return true;
 #endif
+}
+
+/*
+ * RCU read lock for the function graph callbacks. Disabling preemption makes
+ * an RCU read-side critical section, and unlike rcu_read_lock() the notrace
+ * variant never calls a function that could be probed (preempt_count_add()
+ * with CONFIG_DEBUG_PREEMPT), which would recurse into the callbacks. The
+ * lockdep annotation keeps the RCU checks in rhashtable happy. Where RCU is
+ * not watching, nothing is taken and false is returned: lockdep is told of
+ * the read lock only after the test, since taking it there is itself what
+ * lockdep warns about.
+ */
+static __always_inline bool fprobe_rcu_read_lock(void)
+{
+	preempt_disable_notrace();
+	if (unlikely(!fprobe_rcu_watching())) {
+		preempt_enable_notrace();
+		return false;
+	}
+	rcu_lock_acquire(&rcu_lock_map);
+	return true;
+}
+
+static __always_inline void fprobe_rcu_read_unlock(void)
+{
+	rcu_lock_release(&rcu_lock_map);
+	preempt_enable_notrace();
 }
 
 /*
@@ -890,18 +898,19 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	 */
 	bit = ftrace_test_recursion_trylock(func, ret_ip);
 	if (bit < 0) {
-		fprobe_rcu_read_lock();
 		/* Only from the cache: the rhltable's checks can be probed */
-		if (fprobe_rcu_watching())
+		if (fprobe_rcu_read_lock()) {
 			fprobe_count_missed(fprobe_ip_cache_find(func), func,
 					    false);
-		fprobe_rcu_read_unlock();
+			fprobe_rcu_read_unlock();
+		}
 		return 0;
 	}
 
-	fprobe_rcu_read_lock();
-	if (unlikely(!fprobe_rcu_watching()))
-		goto out_unlock;
+	if (unlikely(!fprobe_rcu_read_lock())) {
+		ftrace_test_recursion_unlock(bit);
+		return 0;
+	}
 	head = fprobe_ip_lookup(func);
 	if (unlikely(!head))
 		goto out_unlock;
@@ -998,11 +1007,11 @@ fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
 	bit = ftrace_test_recursion_trylock(func, ret_ip);
 	if (unlikely(bit < 0)) {
 		/* The missed handlers, as on the entry side */
-		fprobe_rcu_read_lock();
-		if (fprobe_rcu_watching())
+		if (fprobe_rcu_read_lock()) {
 			fprobe_return_all(func, fgraph_data, size_words, ret_ip,
 					  fregs, true);
-		fprobe_rcu_read_unlock();
+			fprobe_rcu_read_unlock();
+		}
 		return;
 	}
 	if (unlikely(!fprobe_rcu_watching())) {
@@ -1229,11 +1238,11 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 /* Count the recursion on @ip as a miss of its fprobes */
 static noinline void fprobe_ftrace_missed(unsigned long ip)
 {
-	fprobe_rcu_read_lock();
 	/* Only from the cache: the rhltable's checks can be probed */
-	if (fprobe_rcu_watching())
+	if (fprobe_rcu_read_lock()) {
 		fprobe_count_missed(fprobe_ip_cache_find(ip), ip, true);
-	fprobe_rcu_read_unlock();
+		fprobe_rcu_read_unlock();
+	}
 }
 
 NOKPROBE_SYMBOL(fprobe_ftrace_missed);

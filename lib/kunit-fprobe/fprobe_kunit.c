@@ -1216,6 +1216,10 @@ static void fprobe_test_rcu_not_watching(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
 		kunit_skip(test, "RCU always watches with this config");
+	/* They warn, rightly, of what this case does on purpose */
+	if (IS_ENABLED(CONFIG_RCU_EQS_DEBUG) ||
+	    IS_ENABLED(CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING))
+		kunit_skip(test, "RCU_EQS_DEBUG or FTRACE_VALIDATE_RCU_IS_WATCHING");
 
 	/* entry only, entry+exit on the target, entry+exit on rcu_unwatch */
 	tp_init(&tp[0], true, false, 0);
