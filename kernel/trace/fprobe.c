@@ -365,7 +365,12 @@ static const struct rhashtable_params fprobe_rht_params = {
 static __always_inline bool fprobe_rcu_watching(void)
 {
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return rcu_is_watching_curr_cpu();
+	/*
+	 * rcu_is_watching_curr_cpu() in one per-CPU load (an instruction on
+	 * x86): only this CPU changes its state, and an NMI that does
+	 * puts it back before it returns.
+	 */
+	return raw_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
 #else
 	return true;
 #endif

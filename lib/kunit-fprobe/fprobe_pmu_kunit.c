@@ -22,6 +22,8 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 
+#include <asm/fprobe.h>
+
 #define TARGET_DELAY_US		2000
 #define CAPTURE_MAX		32
 #define CHAIN_MAX		16
@@ -622,6 +624,13 @@ static int nester_inner_entry(struct fprobe *fp, unsigned long entry_ip,
  * (a record made from another fprobe's handler, let through). A call
  * fprobe misses elsewhere (made two fprobe handlers deep) is lost for each
  * event it would have been delivered to.
+ *
+ * Where fprobe has two ftrace_ops (no arch_fprobe_return_address_ptr(), so
+ * fprobe_graph_ops serves the events and fprobe_ftrace_ops the nesting
+ * fprobes), ftrace calls them through ftrace_ops_list_func() on the
+ * architectures concerned (no trampoline for each ops, no call ops), whose
+ * own recursion lock drops the call made two handlers deep before fprobe
+ * sees it: no event is told of that call.
  */
 static void fprobe_pmu_test_shared_lost(struct kunit *test)
 {
@@ -630,8 +639,13 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
 	struct fprobe outer = { .entry_handler = nester_outer_entry };
 	struct fprobe inner = { .entry_handler = nester_inner_entry };
 	struct perf_event *a, *b, *c;
-	int i, ret;
+	int i, ret, lost;
 
+#ifdef arch_fprobe_return_address_ptr
+	lost = 3;
+#else
+	lost = 0;
+#endif
 	a = open_event_handler(test, current, 0, "fprobe_pmu_kunit_add", NULL,
 			       1, nesting_handler);
 	b = open_event(test, 0, "fprobe_pmu_kunit_add", NULL, 1);
@@ -660,14 +674,15 @@ static void fprobe_pmu_test_shared_lost(struct kunit *test)
 	/*
 	 * Each call of the loop, and the two made from one's handler, are
 	 * recorded by the three events, and none of those made from a's
-	 * handler; the three made two handlers deep are lost for each.
+	 * handler; the three made two handlers deep are lost for each, where
+	 * fprobe sees them.
 	 */
 	perf_event_disable(a);
 	perf_event_disable(b);
 	perf_event_disable(c);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&a->lost_samples), 3);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&b->lost_samples), 3);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&c->lost_samples), 3);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->lost_samples), lost);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->lost_samples), lost);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->lost_samples), lost);
 	KUNIT_EXPECT_EQ(test, close_event(a), 7);
 	KUNIT_EXPECT_EQ(test, close_event(b), 7);
 	KUNIT_EXPECT_EQ(test, close_event(c), 7);
