@@ -11,7 +11,9 @@
  * An fprobe on the same target, whose frames fgraph returns by another path,
  * must not change what either sees; and an fgraph_ops which takes the index
  * of fprobe's, gone while a call fprobe hooked was in flight, is not called
- * at the return of that call.
+ * at the return of that call. Stack traces taken in a probed function, and
+ * perf callchains taken in interrupts that land in return_to_handler, find
+ * the caller or stop, and never follow a wrong frame.
  */
 #include <kunit/test.h>
 #include <linux/fprobe.h>
@@ -20,6 +22,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/perf_event.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <asm/fprobe.h>
@@ -599,6 +602,189 @@ static void fgraph_regs_test_unwind_own_frame(struct kunit *test)
 	kunit_skip(test, "fprobe pushes no frames of its own here");
 }
 #endif
+
+#ifdef CONFIG_PERF_EVENTS
+#define RTH_SAMPLES	16
+#define RTH_HITS	64
+#define RTH_CHAIN	16
+#define RTH_MAX_CALLS	4000000UL
+
+/* Perf callchains taken in interrupts that landed in return_to_handler */
+static struct rth_state {
+	unsigned long	ret;		/* where the probed calls return to */
+	unsigned long	start;		/* return_to_handler */
+	unsigned long	end;
+	unsigned int	ticks;
+	atomic_t	hits;		/* samples in return_to_handler */
+	atomic_t	n;		/* of them kept: one per address */
+	struct {
+		unsigned int	nr;
+		u64		ip[RTH_CHAIN];
+	} s[RTH_SAMPLES];
+} *rth;
+
+/* Probed with an exit handler: returns where it returns to */
+static noinline unsigned long fgraph_regs_kunit_rth_callee(void)
+{
+	return (unsigned long)__builtin_return_address(0);
+}
+
+static unsigned long (*rth_callee)(void);
+
+/* The function the probed calls return to, in the loop */
+static noinline unsigned long fgraph_regs_kunit_rth_caller(unsigned long max)
+{
+	unsigned long i;
+
+	for (i = 0; i < max && atomic_read(&rth->hits) < RTH_HITS; i++)
+		if (rth_callee() != rth->ret)
+			break;
+	return i;
+}
+
+static notrace void rth_exit(struct fprobe *fp, unsigned long ip,
+			     unsigned long ret_ip, struct ftrace_regs *fregs,
+			     void *data)
+{
+}
+
+static void rth_overflow(struct perf_event *event,
+			 struct perf_sample_data *data, struct pt_regs *regs)
+{
+	unsigned long ip = instruction_pointer(regs);
+	struct perf_callchain_entry *chain;
+	int i, n = atomic_read(&rth->n);
+
+	rth->ticks++;
+	if (ip < rth->start || ip >= rth->end)
+		return;
+	atomic_inc(&rth->hits);
+	for (i = 0; i < n; i++)
+		if (rth->s[i].ip[0] == ip)
+			return;
+	if (n >= RTH_SAMPLES)
+		return;
+	/* What perf record -g takes for the sample */
+	chain = get_perf_callchain(regs, true, false, RTH_CHAIN, false, false);
+	if (!chain)
+		return;
+	rth->s[n].nr = min_t(u64, chain->nr, RTH_CHAIN);
+	memcpy(rth->s[n].ip, chain->ip, rth->s[n].nr * sizeof(u64));
+	atomic_set(&rth->n, n + 1);
+}
+
+static bool in_rth(u64 ip)
+{
+	return ip >= rth->start && ip < rth->end;
+}
+
+/*
+ * A perf callchain taken in an interrupt that lands in return_to_handler,
+ * on the return of a call whose return fprobe hooked: the CPU clock samples
+ * the task every 100us while it calls a probed function in a loop, and keeps
+ * the callchain of each address in return_to_handler where a sample stopped
+ * the task.
+ * Every address of each is kernel text, and the unwinder either stops in
+ * return_to_handler (the return address is in no place it can describe) or
+ * goes on through the function being returned to, or past it, up to this
+ * case: it never follows a wrong frame. How many name the function being
+ * returned to, which return_to_handler holds only on the shadow stack until
+ * ftrace_return_to_handler() hands it back, is told.
+ */
+static void fgraph_regs_test_unwind_return_to_handler(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_SOFTWARE,
+		.config		= PERF_COUNT_SW_CPU_CLOCK,
+		.size		= sizeof(attr),
+		.sample_period	= 100000,
+		.sample_type	= PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN,
+		.sample_max_stack = RTH_CHAIN,
+		.exclude_user	= 1,
+	};
+	unsigned int i, k, stopped = 0, caller = 0;
+	unsigned long size, offset, calls;
+	struct perf_event *event;
+	struct fprobe *fp;
+
+	rth = kunit_kzalloc(test, sizeof(*rth), GFP_KERNEL);
+	fp = kunit_kzalloc(test, sizeof(*fp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rth);
+	KUNIT_ASSERT_NOT_NULL(test, fp);
+	fp->exit_handler = rth_exit;
+	rth_callee = fgraph_regs_kunit_rth_callee;
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(fp, "fgraph_regs_kunit_rth_callee",
+						 NULL));
+	/* Where the probed function returns to, while probed */
+	rth->ret = rth_callee();
+	if (!ip_in_func(rth->ret, "return_to_handler") ||
+	    !kallsyms_lookup_size_offset(rth->ret, &size, &offset)) {
+		unregister_fprobe(fp);
+		KUNIT_FAIL(test, "the probed function returns to %pS",
+			   (void *)rth->ret);
+		return;
+	}
+	rth->start = rth->ret - offset;
+	rth->end = rth->start + size;
+
+	event = perf_event_create_kernel_counter(&attr, -1, current,
+						 rth_overflow, NULL);
+	if (IS_ERR(event)) {
+		unregister_fprobe(fp);
+		KUNIT_FAIL(test, "no CPU clock event: %ld", PTR_ERR(event));
+		return;
+	}
+	calls = fgraph_regs_kunit_rth_caller(RTH_MAX_CALLS);
+	perf_event_disable(event);
+	perf_event_release_kernel(event);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(fp));
+
+	kunit_info(test, "%lu calls, %u ticks, %d samples in return_to_handler at %d addresses\n",
+		   calls, rth->ticks, atomic_read(&rth->hits),
+		   atomic_read(&rth->n));
+	KUNIT_ASSERT_GT_MSG(test, atomic_read(&rth->n), 0,
+			    "no interrupt landed in return_to_handler");
+	for (i = 0; i < atomic_read(&rth->n); i++) {
+		bool bad = false, reached = false, named = false;
+		unsigned int nr = rth->s[i].nr;
+		u64 *ip = rth->s[i].ip;
+
+		KUNIT_EXPECT_GT(test, nr, 0U);
+		if (!nr)
+			continue;
+		KUNIT_EXPECT_TRUE(test, in_rth(ip[0]));
+		for (k = 0; k < nr; k++) {
+			if (!kernel_text_address(ip[k]))
+				bad = true;
+			if (ip_in_func(ip[k], "fgraph_regs_kunit_rth_caller"))
+				named = true;
+			if (ip_in_func(ip[k], "fgraph_regs_test_unwind_return_to_handler"))
+				reached = true;
+		}
+		/* Stopped: all of it in return_to_handler */
+		for (k = 0; k < nr && in_rth(ip[k]); k++)
+			;
+		if (k == nr)
+			stopped++;
+		else if (!reached)
+			bad = true;
+		if (named)
+			caller++;
+		KUNIT_EXPECT_FALSE(test, bad);
+		kunit_info(test, "sample %u%s:\n", i, bad ? " (wrong)" : "");
+		for (k = 0; k < nr; k++)
+			kunit_info(test, "  %pS\n", (void *)ip[k]);
+	}
+	kunit_info(test, "of those addresses, %u stopped in return_to_handler, %u name the function returned to\n",
+		   stopped, caller);
+}
+#else
+static void fgraph_regs_test_unwind_return_to_handler(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_PERF_EVENTS is not set");
+}
+#endif
 #else
 static void fgraph_regs_test_with_fprobe(struct kunit *test)
 {
@@ -611,6 +797,11 @@ static void fgraph_regs_test_index_reused_in_flight(struct kunit *test)
 }
 
 static void fgraph_regs_test_unwind_own_frame(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_FPROBE is not set");
+}
+
+static void fgraph_regs_test_unwind_return_to_handler(struct kunit *test)
 {
 	kunit_skip(test, "CONFIG_FPROBE is not set");
 }
@@ -629,6 +820,7 @@ static struct kunit_case fgraph_regs_test_cases[] = {
 	KUNIT_CASE(fgraph_regs_test_with_fprobe),
 	KUNIT_CASE(fgraph_regs_test_index_reused_in_flight),
 	KUNIT_CASE(fgraph_regs_test_unwind_own_frame),
+	KUNIT_CASE(fgraph_regs_test_unwind_return_to_handler),
 	{}
 };
 
