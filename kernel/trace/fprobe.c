@@ -367,10 +367,10 @@ static __always_inline bool fprobe_rcu_watching(void)
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
 	/*
 	 * rcu_is_watching_curr_cpu() in one per-CPU load (an instruction on
-	 * x86): only this CPU changes its state, and an NMI that does
-	 * puts it back before it returns.
+	 * x86): only this CPU changes its state, and an NMI that comes in
+	 * between leaves the watching bit as it found it.
 	 */
-	return raw_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
+	return __this_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
 #else
 	return true;
 #endif

@@ -240,6 +240,66 @@ static __always_inline void fprobe_pmu_lost(struct fprobe_pmu_probe *probe,
 }
 
 /*
+ * A call while the events of @probe on this CPU are throttled
+ * (perf_event_throttled()): if every one is throttled or stopped, at least
+ * one throttled, and none would treat the call otherwise (a counting event,
+ * one sampling one record in several, one with a filter that could leave
+ * the call out), each counts the call and loses it once, as a call fprobe
+ * missed (fprobe_pmu_lost()), even if it would have made an entry and an
+ * exit record, and true is returned. Such a call costs this, with no
+ * argument read, no clock and no exit hooked: so the throttle bounds the
+ * work of a recording that takes every call of the kernel, and not only
+ * its records, until the next tick. Interrupts are disabled, as in
+ * fprobe_pmu_lost(), and the tick cannot unthrottle an event between the
+ * test and the count.
+ */
+static noinline bool fprobe_pmu_drop(struct fprobe_pmu_probe *probe)
+{
+	struct hlist_head *active = this_cpu_ptr(probe->active);
+	struct perf_event *event;
+	bool throttled = false;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	hlist_for_each_entry_rcu(event, active, hlist_entry, true) {
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		if (!perf_event_throttled(event) ||
+		    event->hw.sample_period > 1 || fprobe_pmu_has_filter(event))
+			goto out;
+		throttled = true;
+	}
+	if (throttled) {
+		hlist_for_each_entry_rcu(event, active, hlist_entry, true) {
+			if (event->hw.state & PERF_HES_STOPPED)
+				continue;
+			local64_inc(&event->count);
+			atomic64_inc(&(event->parent ?: event)->lost_samples);
+		}
+	}
+out:
+	local_irq_restore(flags);
+	return throttled;
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_drop);
+
+/*
+ * Whether the first event of @probe on this CPU is throttled: then
+ * fprobe_pmu_drop() sees whether the call can be dropped. A test of one
+ * field on the way of every call.
+ */
+static __always_inline bool fprobe_pmu_maybe_throttled(struct fprobe_pmu_probe *probe)
+{
+	struct hlist_node *first;
+
+	first = rcu_dereference_raw(hlist_first_rcu(this_cpu_ptr(probe->active)));
+	return unlikely(first &&
+			perf_event_throttled(hlist_entry(first, struct perf_event,
+							 hlist_entry)));
+}
+
+/*
  * The interrupt bits of preempt_count(), plus one (never 0): two calls in
  * the same context of fprobe's recursion lock (interrupt_context_level())
  * have the same value, and nested hardirqs or NMIs differ.
@@ -704,6 +764,8 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 	 */
 	if (hlist_empty(this_cpu_ptr(probe->active)) ||
 	    fprobe_pmu_excluded(probe) || fprobe_pmu_in_write())
+		return 1;
+	if (fprobe_pmu_maybe_throttled(probe) && fprobe_pmu_drop(probe))
 		return 1;
 
 	/* Only sampling events need the time and the arguments. */

@@ -1259,6 +1259,84 @@ static void fprobe_test_rcu_not_watching(struct kunit *test)
 }
 
 /*
+ * Unregister means gone, on the functions the idle loop calls: an fprobe on
+ * them (entry and exit handlers, the exit hooked on calls that can return
+ * after the fprobe is gone) is allocated, registered while CPUs go idle,
+ * unregistered, poisoned and freed, again and again. A handler reading a
+ * freed fprobe reads the poison, and KASAN reports the read. The handlers
+ * must have run (on whichever of the functions this config can trace), and
+ * never on a poisoned fprobe.
+ */
+#define IDLE_ROUNDS	20
+#define IDLE_MAGIC	0x1d1e1d1eUL
+#define IDLE_POISON	0xdeadbeefUL
+#define IDLE_FILTER	"tick_nohz_* arch_cpu_idle_* *cpuidle* *idle_balance* nohz_*"
+
+struct idle_probe {
+	struct fprobe	fp;
+	unsigned long	magic;
+};
+
+static atomic_t idle_calls;
+static atomic_t idle_bad;
+
+static notrace void idle_check(struct fprobe *fp)
+{
+	struct idle_probe *ip = container_of(fp, struct idle_probe, fp);
+
+	if (READ_ONCE(ip->magic) != IDLE_MAGIC)
+		atomic_inc(&idle_bad);
+	atomic_inc(&idle_calls);
+}
+
+static notrace int idle_entry(struct fprobe *fp, unsigned long entry_ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	idle_check(fp);
+	return 0;
+}
+
+static notrace void idle_exit(struct fprobe *fp, unsigned long entry_ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	idle_check(fp);
+}
+
+static void fprobe_test_unregister_idle(struct kunit *test)
+{
+	struct idle_probe *ip;
+	int i, ret;
+
+	atomic_set(&idle_calls, 0);
+	atomic_set(&idle_bad, 0);
+	for (i = 0; i < IDLE_ROUNDS; i++) {
+		ip = kzalloc(sizeof(*ip), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ip);
+		ip->magic = IDLE_MAGIC;
+		ip->fp.entry_handler = idle_entry;
+		ip->fp.exit_handler = idle_exit;
+		ret = register_fprobe(&ip->fp, IDLE_FILTER, NULL);
+		if (ret) {
+			kfree(ip);
+			KUNIT_ASSERT_EQ_MSG(test, ret, 0, "no idle function to probe");
+		}
+		/* Let the CPUs go idle, this one too */
+		msleep(20);
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&ip->fp));
+		WRITE_ONCE(ip->magic, IDLE_POISON);
+		kfree(ip);
+	}
+	/* Calls returning now find their fprobes gone */
+	msleep(20);
+	kunit_info(test, "%d handler calls in %d rounds\n",
+		   atomic_read(&idle_calls), IDLE_ROUNDS);
+	KUNIT_EXPECT_GT(test, atomic_read(&idle_calls), 0);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&idle_bad));
+}
+
+/*
  * Unregistering while a probed call is in flight: the probed function is
  * sleeping in a kthread when its fprobe is unregistered and freed. When it
  * returns, the exit handler of the removed fprobe does not run; that of an
@@ -1488,6 +1566,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE(fprobe_test_recursion_missed),
 	KUNIT_CASE(fprobe_test_probe_path_functions),
 	KUNIT_CASE(fprobe_test_rcu_not_watching),
+	KUNIT_CASE_SLOW(fprobe_test_unregister_idle),
 	KUNIT_CASE(fprobe_test_unregister_in_flight),
 	KUNIT_CASE_SLOW(fprobe_test_stress),
 	{}

@@ -627,10 +627,10 @@ static int nester_inner_entry(struct fprobe *fp, unsigned long entry_ip,
  *
  * Where fprobe has two ftrace_ops (no arch_fprobe_return_address_ptr(), so
  * fprobe_graph_ops serves the events and fprobe_ftrace_ops the nesting
- * fprobes), ftrace calls them through ftrace_ops_list_func() on the
- * architectures concerned (no trampoline for each ops, no call ops), whose
- * own recursion lock drops the call made two handlers deep before fprobe
- * sees it: no event is told of that call.
+ * fprobes) and the architecture calls more than one ftrace_ops through
+ * ftrace_ops_list_func() (powerpc), that function's own recursion lock
+ * drops the call made two handlers deep before fprobe sees it: no event is
+ * told of that call (fprobe-pmu.rst says so).
  */
 static void fprobe_pmu_test_shared_lost(struct kunit *test)
 {

@@ -14,8 +14,17 @@ tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
 fprobe_test_begin
 loop=
 
+two_pids=
+tracer_set=
+
 fprobe_test_cleanup_hook() {
 	[ -z "$loop" ] || kill "$loop" 2>/dev/null || true
+	# shellcheck disable=SC2086 # two pids, or none
+	[ -z "$two_pids" ] || kill $two_pids 2>/dev/null || true
+	if [ -n "$tracer_set" ]; then
+		echo nop >/sys/kernel/tracing/current_tracer
+		echo >/sys/kernel/tracing/set_ftrace_filter
+	fi
 }
 
 events_left() {
@@ -236,8 +245,7 @@ check_all_functions() {
 	local rc=0 perf_pid tids n bad own sys
 
 	# an event attaches to at most max_funcs functions
-	if [ "$(wc -l </sys/kernel/tracing/available_filter_functions)" -gt \
-	     "$(cat /sys/module/fprobe_pmu/parameters/max_funcs)" ]; then
+	if ! all_functions_fit; then
 		echo "-A -a '*': more traceable functions than fprobe_pmu.max_funcs, not run"
 		return
 	fi
@@ -271,12 +279,73 @@ check_all_functions() {
 	[ -z "$bad" ] || fail "-A -a '*': the PMU's own calls recorded: $bad"
 }
 
+# Whether an event can attach to every traceable function (at most
+# fprobe_pmu.max_funcs)
+all_functions_fit() {
+	[ "$(wc -l </sys/kernel/tracing/available_filter_functions)" -le \
+	  "$(cat /sys/module/fprobe_pmu/parameters/max_funcs)" ]
+}
+
+# Two recordings of every function at once, at the default sample rate
+# (100000; the tests raise it): each records the other's reader, whose
+# every record makes more calls for the first, so that only perf's throttle
+# keeps them from taking the whole machine. Then one under the
+# function_graph tracer. Each must end (the timeout only guards against a
+# hang), with status 0, and say what it lost and how often it was
+# throttled.
+check_throttled() {
+	local rc rc_a=0 rc_b=0 pid_a pid_b start tr=/sys/kernel/tracing f
+
+	all_functions_fit || return 0
+	fprobe_set_rate 100000
+	start=$(date +%s)
+	timeout -k 10 -s INT 300 perf fprobe -A -a '*' --duration 2 -m 1M \
+		>/dev/null 2>"$tmpdir/two-a.err" &
+	pid_a=$!
+	timeout -k 10 -s INT 300 perf fprobe -A -a '*' --duration 2 -m 1M \
+		>/dev/null 2>"$tmpdir/two-b.err" &
+	pid_b=$!
+	two_pids="$pid_a $pid_b"
+	wait $pid_a || rc_a=$?
+	wait $pid_b || rc_b=$?
+	two_pids=
+	echo "two -A -a '*' at once, at 100000 samples/s: ended in $(($(date +%s) - start)) s"
+	for f in a b; do
+		if [ "$f" = a ]; then rc=$rc_a; else rc=$rc_b; fi
+		[ "$rc" -eq 0 ] ||
+			fail "two -A -a '*' at once: status $rc: $(tail -2 "$tmpdir/two-$f.err")"
+		grep -Eq '^perf fprobe: [0-9]+ calls, [0-9]+ records LOST \(throttled [0-9]+ times' \
+			"$tmpdir/two-$f.err" ||
+			fail "two -A -a '*' at once: no throttle reported: $(tail -2 "$tmpdir/two-$f.err")"
+	done
+
+	if [ -w $tr/current_tracer ] && grep -qw function_graph $tr/available_tracers; then
+		tracer_set=1
+		echo '*read*' >$tr/set_ftrace_filter
+		echo function_graph >$tr/current_tracer
+		start=$(date +%s)
+		rc=0
+		timeout -k 10 -s INT 300 perf fprobe -A -a '*' --duration 2 -m 1M \
+			>/dev/null 2>"$tmpdir/fg.err" || rc=$?
+		echo nop >$tr/current_tracer
+		echo >$tr/set_ftrace_filter
+		tracer_set=
+		echo "-A -a '*' under function_graph: ended in $(($(date +%s) - start)) s"
+		[ $rc -eq 0 ] ||
+			fail "-A -a '*' under function_graph: status $rc: $(tail -2 "$tmpdir/fg.err")"
+		grep -Eq '^perf fprobe: [0-9]+ calls' "$tmpdir/fg.err" ||
+			fail "-A -a '*' under function_graph: no summary: $(tail -2 "$tmpdir/fg.err")"
+	fi
+	fprobe_set_rate 100000000
+}
+
 # the PMU where there is one, and the tracefs fallback where there are
 # fprobe events (on a PMU kernel too, through --tracefs)
 paths=0
 if [ "$(fprobe_path)" = pmu ]; then
 	check_path pmu
 	check_all_functions
+	check_throttled
 	paths=$((paths + 1))
 fi
 if grep -q 'f\[:\[<group>/\]\[<event>\]\]' /sys/kernel/tracing/README 2>/dev/null; then

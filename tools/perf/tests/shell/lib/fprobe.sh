@@ -76,6 +76,12 @@ fprobe_test_begin() {
 	trap fprobe_test_cleanup EXIT
 }
 
+# fprobe_set_rate RATE: set kernel.perf_event_max_sample_rate for a test
+# (fprobe_test_cleanup puts back fprobe_default_rate)
+fprobe_set_rate() {
+	echo "$1" >$fprobe_rate_file
+}
+
 fprobe_test_cleanup() {
 	if declare -F fprobe_test_cleanup_hook >/dev/null; then
 		fprobe_test_cleanup_hook
