@@ -1264,13 +1264,13 @@ static void fprobe_test_rcu_not_watching(struct kunit *test)
  * after the fprobe is gone) is allocated, registered while CPUs go idle,
  * unregistered, poisoned and freed, again and again. A handler reading a
  * freed fprobe reads the poison, and KASAN reports the read. The handlers
- * must have run (on whichever of the functions this config can trace), and
- * never on a poisoned fprobe.
+ * must have run, and never on a poisoned fprobe.
  */
 #define IDLE_ROUNDS	20
 #define IDLE_MAGIC	0x1d1e1d1eUL
 #define IDLE_POISON	0xdeadbeefUL
-#define IDLE_FILTER	"tick_nohz_* arch_cpu_idle_* *cpuidle* *idle_balance* nohz_*"
+/* do_idle() calls them around each idle period, on every architecture */
+#define IDLE_FILTER	"arch_cpu_idle_*"
 
 struct idle_probe {
 	struct fprobe	fp;

@@ -294,7 +294,8 @@ all_functions_fit() {
 # hang), with status 0, and say what it lost and how often it was
 # throttled.
 check_throttled() {
-	local rc rc_a=0 rc_b=0 pid_a pid_b start tr=/sys/kernel/tracing f
+	local rc rc_a=0 rc_b=0 pid_a pid_b start tr=/sys/kernel/tracing f log
+	local throttled='\(throttled [0-9]+ times'
 
 	all_functions_fit || return 0
 	fprobe_set_rate 100000
@@ -312,11 +313,11 @@ check_throttled() {
 	echo "two -A -a '*' at once, at 100000 samples/s: ended in $(($(date +%s) - start)) s"
 	for f in a b; do
 		if [ "$f" = a ]; then rc=$rc_a; else rc=$rc_b; fi
+		log=$tmpdir/two-$f.err
 		[ "$rc" -eq 0 ] ||
-			fail "two -A -a '*' at once: status $rc: $(tail -2 "$tmpdir/two-$f.err")"
-		grep -Eq '^perf fprobe: [0-9]+ calls, [0-9]+ records LOST \(throttled [0-9]+ times' \
-			"$tmpdir/two-$f.err" ||
-			fail "two -A -a '*' at once: no throttle reported: $(tail -2 "$tmpdir/two-$f.err")"
+			fail "two -A -a '*' at once: status $rc: $(tail -2 "$log")"
+		grep -Eq "^perf fprobe: [0-9]+ calls, [0-9]+ records LOST $throttled" "$log" ||
+			fail "two -A -a '*' at once: no throttle reported: $(tail -2 "$log")"
 	done
 
 	if [ -w $tr/current_tracer ] && grep -qw function_graph $tr/available_tracers; then
@@ -331,10 +332,11 @@ check_throttled() {
 		echo >$tr/set_ftrace_filter
 		tracer_set=
 		echo "-A -a '*' under function_graph: ended in $(($(date +%s) - start)) s"
+		log=$tmpdir/fg.err
 		[ $rc -eq 0 ] ||
-			fail "-A -a '*' under function_graph: status $rc: $(tail -2 "$tmpdir/fg.err")"
-		grep -Eq '^perf fprobe: [0-9]+ calls' "$tmpdir/fg.err" ||
-			fail "-A -a '*' under function_graph: no summary: $(tail -2 "$tmpdir/fg.err")"
+			fail "-A -a '*' under function_graph: status $rc: $(tail -2 "$log")"
+		grep -Eq '^perf fprobe: [0-9]+ calls' "$log" ||
+			fail "-A -a '*' under function_graph: no summary: $(tail -2 "$log")"
 	fi
 	fprobe_set_rate 100000000
 }
