@@ -734,6 +734,36 @@ static void fprobe_pmu_test_throttle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, close_event(event), budget + 101);
 }
 
+/*
+ * While its events are throttled, a probe hooks no return: with entry and
+ * exit records, the calls up to the budget make their two records until
+ * the budget is reached, and each later call is lost once (not once per
+ * record), the exit of a call that entered before the throttle included.
+ * Each call is counted once.
+ */
+static void fprobe_pmu_test_throttle_drop(struct kunit *test)
+{
+	int budget = DIV_ROUND_UP(READ_ONCE(sysctl_perf_event_sample_rate), HZ);
+	int calls = budget + 100;
+	struct perf_event *event;
+	unsigned long flags;
+	int i;
+
+	atomic_set(&throttle_samples, 0);
+	pin_test(test);
+	event = open_event_handler(test, current, FPROBE_PMU_CONFIG_ENTRY,
+				   "fprobe_pmu_kunit_add", NULL, 1, count_handler);
+	local_irq_save(flags);
+	for (i = 0; i < calls; i++)
+		add_ptr(i, 1);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, atomic_read(&throttle_samples), budget);
+	/* Calls 1 to budget / 2 made both records; each later one is lost */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&event->lost_samples),
+			calls - budget / 2);
+	KUNIT_EXPECT_EQ(test, close_event(event), calls);
+}
+
 /* A call of the target from a hard interrupt */
 static void add_irq_work_fn(struct irq_work *work)
 {
@@ -1147,6 +1177,7 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_period),
 	KUNIT_CASE(fprobe_pmu_test_shared_lost),
 	KUNIT_CASE(fprobe_pmu_test_throttle),
+	KUNIT_CASE(fprobe_pmu_test_throttle_drop),
 	KUNIT_CASE(fprobe_pmu_test_exclude_opener),
 	KUNIT_CASE_SLOW(fprobe_pmu_test_reuse_race),
 	KUNIT_CASE(fprobe_pmu_test_filter_errors),
