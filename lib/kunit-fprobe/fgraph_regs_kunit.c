@@ -665,14 +665,16 @@ static void rth_overflow(struct perf_event *event,
 			return;
 	if (n >= RTH_SAMPLES)
 		return;
-	/* What perf record -g takes for the sample */
+	/* What perf record -g takes for the sample, under RCU as perf does */
+	rcu_read_lock();
 	chain = get_perf_callchain(regs, true, false, RTH_CHAIN, false, false);
-	if (!chain)
-		return;
-	rth->s[n].at = ip;
-	rth->s[n].nr = min_t(u64, chain->nr, RTH_CHAIN);
-	memcpy(rth->s[n].ip, chain->ip, rth->s[n].nr * sizeof(u64));
-	atomic_set(&rth->n, n + 1);
+	if (chain) {
+		rth->s[n].at = ip;
+		rth->s[n].nr = min_t(u64, chain->nr, RTH_CHAIN);
+		memcpy(rth->s[n].ip, chain->ip, rth->s[n].nr * sizeof(u64));
+		atomic_set(&rth->n, n + 1);
+	}
+	rcu_read_unlock();
 }
 
 static bool in_rth(u64 ip)
