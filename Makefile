@@ -35,6 +35,7 @@ CMD		?= uname -a
 
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit shell check check-debug demo bench clean distclean help fprobe-pmu-tests \
+	bpf-selftests bpf-selftests-debug \
 	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series series-kunit check-arm64 check-riscv64 check-ppc64le \
 	check-cross initramfs-arm64 initramfs-riscv64 fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64 \
 	cross-base-arm64 cross-base-riscv bench-arm64 bench-riscv64
@@ -144,13 +145,22 @@ shell: kernel initramfs
 fprobe-pmu-tests: tree
 	@harness/fprobe-pmu-tests-build $(BUILD)/fprobe-pmu
 
-# The base kernel too: perf fprobe's tests run on it (the tracefs path).
-check: kernel kernel-base initramfs fprobe-pmu-tests
+# The base's BPF selftests of kprobe_multi and kprobe sessions (a subset of
+# test_progs, clang-16), and bpf_testmod.ko for the patched and the base
+# kernel; bpf-selftests-debug adds the one of the debug kernel.
+bpf-selftests: kernel kernel-base
+	@harness/bpf-selftests-build patched base
+
+bpf-selftests-debug: kernel-debug
+	@harness/bpf-selftests-build debug
+
+# The base kernel too: perf fprobe's tests and the BPF selftests run on it.
+check: kernel kernel-base initramfs fprobe-pmu-tests bpf-selftests
 	@harness/check
 
 # The KUnit suites, the ftracetest cases and the fuzzers on the debug kernel,
 # failing on any lockdep, RCU, KASAN or other kernel report.
-check-debug: kernel-debug initramfs fprobe-pmu-tests
+check-debug: kernel-debug initramfs fprobe-pmu-tests bpf-selftests-debug
 	@harness/check --debug
 
 demo: kernel initramfs

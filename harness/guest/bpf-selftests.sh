@@ -1,0 +1,50 @@
+#!/bin/bash
+# bpf-selftests.sh KERNEL: the base's BPF selftests of what attaches through
+# fprobe (BPF kprobe_multi, kprobe sessions; test_progs as
+# harness/bpf-selftests-build builds it) on this guest, with the
+# bpf_testmod.ko built for KERNEL (patched, base or debug). Prints
+# "PASS|FAIL|SKIP test[/subtest]" for each case test_progs reports, the log
+# of the failed ones indented, and keeps the list in
+# /repo/build/bpf-selftests/results-KERNEL.
+k=${1:?usage: bpf-selftests.sh patched|base|debug}
+out=/repo/build/bpf-selftests/out
+results=/repo/build/bpf-selftests/results-$k
+rm -f "$results"
+# kprobe_multi_bench_attach attaches one program to every traceable function
+# (and, with bpf_testmod loaded, to every function of the modules)
+tests=kprobe_multi_test,kprobe_multi_bench_attach,kprobe_multi_testmod_test
+tests+=,missed,bpf_cookie,fill_link_info,module_attach
+for f in "$out/test_progs" "$out/testmod-$k/bpf_testmod.ko"; do
+	if [ ! -f "$f" ]; then
+		echo "FAIL bpf-selftests: $f is missing (make bpf-selftests)"
+		exit 1
+	fi
+done
+
+# test_progs loads bpf_testmod.ko from its working directory.
+dir=$(mktemp -d)
+cp "$out/test_progs" "$out/testmod-$k/bpf_testmod.ko" "$dir/"
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+cd "$dir" || exit 1
+./test_progs -a "$tests" >test_progs.log 2>&1
+status=$?
+
+# One line per test and subtest, before the summary that repeats the
+# failed ones
+awk '/^All error logs:/ { exit }
+	$1 ~ /^#[0-9]+(\/[0-9]+)?$/ && $2 ~ /:(OK|SKIP|FAIL)$/ {
+		n = split($2, a, ":"); s = a[n]; name = substr($2, 1, length($2) - length(s) - 1)
+		print (s == "OK" ? "PASS" : s), name
+	}' test_progs.log >"$results"
+cat "$results"
+if grep -q '^FAIL ' "$results"; then
+	sed -n '/^All error logs:/,$p' test_progs.log | tail -80 | sed 's/^/    /'
+fi
+if [ ! -s "$results" ] || ! grep -q '^Summary: ' test_progs.log; then
+	echo "FAIL bpf-selftests/run: test_progs reported no summary (exit $status)"
+	tail -40 test_progs.log | sed 's/^/    /'
+elif [ $status -ne 0 ] && ! grep -q '^FAIL ' "$results"; then
+	echo "FAIL bpf-selftests/run: test_progs exited $status with no failed case"
+	tail -40 test_progs.log | sed 's/^/    /'
+fi
+exit 0
