@@ -14,6 +14,10 @@ rm -f "$results"
 # (and, with bpf_testmod loaded, to every function of the modules)
 tests=kprobe_multi_test,kprobe_multi_bench_attach,kprobe_multi_testmod_test
 tests+=,missed,bpf_cookie,fill_link_info,module_attach
+# On the debug kernel (KASAN, lockdep) under QEMU, attaching to every
+# function four times takes more than the suite's 25 minutes: the scale
+# case runs on the patched and the base kernel only.
+[ "$k" != debug ] || tests=${tests/,kprobe_multi_bench_attach/}
 for f in "$out/test_progs" "$out/testmod-$k/bpf_testmod.ko"; do
 	if [ ! -f "$f" ]; then
 		echo "FAIL bpf-selftests: $f is missing (make bpf-selftests)"
@@ -24,7 +28,7 @@ done
 # test_progs loads bpf_testmod.ko from its working directory.
 dir=$(mktemp -d)
 cp "$out/test_progs" "$out/testmod-$k/bpf_testmod.ko" "$dir/"
-mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 cd "$dir" || exit 1
 ./test_progs -a "$tests" >test_progs.log 2>&1
 status=$?
