@@ -18,6 +18,11 @@ tests+=,missed,bpf_cookie,fill_link_info,module_attach
 # function four times takes more than the suite's 25 minutes: the scale
 # case runs on the patched and the base kernel only.
 [ "$k" != debug ] || tests=${tests/,kprobe_multi_bench_attach/}
+# bpf_cookie/perf_event counts the samples of a cpu-clock event while it
+# spins for a fixed number of loops: under QEMU on a busy host the second
+# half may see none (it failed so once on the base kernel). It tests
+# perf_event programs, not fprobe.
+skip=bpf_cookie/perf_event
 for f in "$out/test_progs" "$out/testmod-$k/bpf_testmod.ko"; do
 	if [ ! -f "$f" ]; then
 		echo "FAIL bpf-selftests: $f is missing (make bpf-selftests)"
@@ -30,7 +35,7 @@ dir=$(mktemp -d)
 cp "$out/test_progs" "$out/testmod-$k/bpf_testmod.ko" "$dir/"
 grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 cd "$dir" || exit 1
-./test_progs -a "$tests" >test_progs.log 2>&1
+./test_progs -a "$tests" -d "$skip" >test_progs.log 2>&1
 status=$?
 
 # One line per test and subtest, before the summary that repeats the
