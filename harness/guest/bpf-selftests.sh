@@ -46,6 +46,11 @@ awk '/^All error logs:/ { exit }
 		print (s == "OK" ? "PASS" : s), name
 	}' test_progs.log >"$results"
 cat "$results"
+# test_progs -a passes over a name it does not have: each must have run
+for t in ${tests//,/ }; do
+	grep -qE "^(PASS|FAIL|SKIP) $t\$" "$results" ||
+		echo "FAIL bpf-selftests/$t: test_progs did not run it"
+done
 if grep -q '^FAIL ' "$results"; then
 	sed -n '/^All error logs:/,$p' test_progs.log | tail -80 | sed 's/^/    /'
 fi
