@@ -159,8 +159,12 @@ if [ "$kernel" = patched ] && want scale && [ -r /sys/bus/event_source/devices/f
 		perf fprobe record -a '*' -o /tmp/star.data -- true 2>/tmp/star.err ||
 			{ tail -5 /tmp/star.err; die "perf fprobe record -a '*' failed"; }
 		t1=$(now)
-		funcs=$(sed -n 's/.*using the fprobe PMU (\([0-9]*\) functions).*/\1/p' /tmp/star.err)
-		[ -n "$funcs" ] || { cat /tmp/star.err; die "perf fprobe -a '*' did not use the PMU"; }
+		# "perf fprobe: using the fprobe PMU", then
+		# "perf fprobe: attached N functions, skipped M ..."
+		grep -q 'using the fprobe PMU' /tmp/star.err ||
+			{ cat /tmp/star.err; die "perf fprobe -a '*' did not use the PMU"; }
+		funcs=$(sed -n 's/^perf fprobe: attached \([0-9]*\) functions*,.*/\1/p' /tmp/star.err)
+		[ -n "$funcs" ] || { cat /tmp/star.err; die "perf fprobe -a '*' said no count"; }
 		echo "BENCH setup kernel=$kernel clock=$clock rep=$r tool=perf-fprobe-all" \
 			"funcs=$funcs ns=$(((t1 - t0) * 1000))"
 	done

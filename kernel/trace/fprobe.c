@@ -1106,7 +1106,12 @@ static int fprobe_graph_add_ips(unsigned long *addrs, int num)
 	if (!num)
 		return 0;
 
-	ret = ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 0, 0);
+	/*
+	 * The first address replaces the whole filter: what a failed removal
+	 * may have left in it must not be traced again.
+	 */
+	ret = ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 0,
+				    !fprobe_graph_nr_addrs);
 	if (ret)
 		return ret;
 
@@ -1140,6 +1145,11 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 	if (!fprobe_graph_nr_addrs)
 		unregister_ftrace_graph(&fprobe_graph_ops);
 
+	/*
+	 * Removing copies the filter, which can fail. The addresses are then
+	 * left in it: while the ops is registered their calls find no node and
+	 * run no handler, and the next first address drops them.
+	 */
 	if (ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
 }
@@ -1324,7 +1334,12 @@ static int fprobe_ftrace_add_ips(unsigned long *addrs, int num)
 	if (!num)
 		return 0;
 
-	ret = ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 0, 0);
+	/*
+	 * The first address replaces the whole filter: what a failed removal
+	 * may have left in it must not be traced again.
+	 */
+	ret = ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 0,
+				    !fprobe_ftrace_nr_addrs);
 	if (ret)
 		return ret;
 
@@ -1358,6 +1373,11 @@ static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
 	if (!fprobe_ftrace_nr_addrs)
 		unregister_ftrace_function(&fprobe_ftrace_ops);
 
+	/*
+	 * Removing copies the filter, which can fail. The addresses are then
+	 * left in it: while the ops is registered their calls find no node and
+	 * run no handler, and the next first address drops them.
+	 */
 	if (ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
 }

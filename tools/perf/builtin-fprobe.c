@@ -3,9 +3,10 @@
  * builtin-fprobe.c: trace kernel function calls with their arguments,
  * return values and durations, and show them as a call graph.
  *
- * perf fprobe builds one probe per -a 'FUNC|GLOB [PARAM...]', checks the
- * functions against available_filter_functions and their parameters
- * against the DWARF of vmlinux or its BTF (util/fprobe-probe.c), then
+ * perf fprobe builds one probe per -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]',
+ * checks the functions against available_filter_functions, skipping (and
+ * saying) those it cannot trace, and their parameters against the DWARF of
+ * vmlinux or its BTF (util/fprobe-probe.c), then
  * records into a perf.data file (util/fprobe-record.c), with the fprobe PMU
  * or, without it, through fprobe events in tracefs that perf record
  * records; perf fprobe trace prints the calls of the PMU's events as they
@@ -71,6 +72,7 @@ struct perf_fprobe {
 	int			duration;
 	unsigned int		mmap_pages;	/* -m, per CPU; 0: perf's default */
 	bool			force_tracefs;
+	bool			dry_run;	/* list what would be attached */
 	bool			no_inherit;	/* -t: not the threads they create */
 	const char		*tid_target;	/* -t as given, before target__validate() */
 	bool			record_only;
@@ -465,6 +467,57 @@ static int fprobe__live(struct perf_fprobe *fprobe, const struct fprobe_record_o
 	return 0;
 }
 
+/*
+ * Prepare the probes for the fprobe PMU, @pmu, or without it (NULL) for
+ * fprobe events in tracefs: each path has its cap on the functions
+ */
+static int fprobe__prepare(struct perf_fprobe *fprobe, struct perf_pmu *pmu)
+{
+	struct fprobe_probes *probes = &fprobe->probes;
+
+	if (fprobe->live && !pmu) {
+		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
+		return -1;
+	}
+	if (pmu) {
+		probes->max_funcs = fprobe_pmu__max_funcs();
+		probes->max_per_probe = true;
+		probes->max_what =
+			"an fprobe PMU event (/sys/module/fprobe_pmu/parameters/max_funcs)";
+	} else {
+		probes->max_funcs = FPROBE_MAX_TRACEFS_FUNCS;
+		probes->max_per_probe = false;
+		probes->max_what = "the tracefs fallback (two fprobe events each)";
+	}
+	/* the tracefs events need the return type of every function */
+	probes->all_protos = !pmu && !fprobe->dry_run;
+	return fprobe_probes__prepare(probes, &fprobe_interrupted);
+}
+
+static struct perf_pmu *fprobe__find_pmu(struct perf_fprobe *fprobe)
+{
+	return fprobe->force_tracefs ? NULL : perf_pmus__find("fprobe");
+}
+
+/*
+ * --dry-run: the functions the probes would attach, and those they would
+ * skip, with the reason; nothing is opened or added to dynamic_events
+ */
+static int fprobe__dry_run(struct perf_fprobe *fprobe)
+{
+	struct perf_pmu *pmu = fprobe__find_pmu(fprobe);
+
+	signal(SIGINT, fprobe__sigint);
+	if (fprobe__prepare(fprobe, pmu) < 0)
+		return -1;
+	fprobe_probes__print_funcs(&fprobe->probes, stdout);
+	fflush(stdout);
+	fprobe_probes__print_summary(&fprobe->probes, pmu ?
+				     "dry run, with the fprobe PMU: would attach" :
+				     "dry run, with fprobe events in tracefs: would attach");
+	return 0;
+}
+
 /* Records the probes into @output (NULL: live), through the PMU or tracefs */
 static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 			  int argc, const char **argv)
@@ -485,21 +538,14 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 
 	signal(SIGINT, fprobe__sigint);
 	signal(SIGTERM, fprobe__sigint);
-	if (!fprobe->force_tracefs)
-		pmu = perf_pmus__find("fprobe");
+	pmu = fprobe__find_pmu(fprobe);
 	opts.pmu_type = pmu ? (int)pmu->type : -1;
-	if (fprobe->live && !pmu) {
-		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
-		return -1;
-	}
-	/* the tracefs events need the return type of every function */
-	fprobe->probes.all_protos = !pmu;
-	if (fprobe_probes__prepare(&fprobe->probes, &fprobe_interrupted) < 0)
+	if (fprobe__prepare(fprobe, pmu) < 0)
 		return -1;
 
 	if (pmu) {
-		pr_info("perf fprobe: using the fprobe PMU (%d functions)\n",
-			fprobe->probes.nr_funcs);
+		/* fprobe_pmu__record() says what it attached */
+		pr_info("perf fprobe: using the fprobe PMU\n");
 		/*
 		 * A PMU without the formats of the filters would take the
 		 * bits and ignore them: the filters are applied in user space
@@ -526,20 +572,15 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 		return fprobe_pmu__record(&fprobe->probes, &opts, output, NULL, argc, argv);
 	}
 
-	if (fprobe->probes.nr_funcs > FPROBE_MAX_TRACEFS_FUNCS) {
-		pr_err("%d functions match: the tracefs fallback takes at most %d (two fprobe events each)\n",
-		       fprobe->probes.nr_funcs, FPROBE_MAX_TRACEFS_FUNCS);
-		return -1;
-	}
-	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group, %d functions)\n",
-		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU",
-		FPROBE_GROUP, fprobe->probes.nr_funcs);
+	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group)\n",
+		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU", FPROBE_GROUP);
 	if (fprobe->errors || fprobe->ropts.min_latency)
 		pr_info("perf fprobe: tracefs records every call: --errors and --min-latency %s\n",
 			fprobe->record_only ? "are not applied, give them to perf fprobe report" :
 			"are applied in user space");
 	if (fprobe_tracefs__add_events(&fprobe->probes, &fprobe_interrupted) < 0)
 		goto out_remove;
+	fprobe_probes__print_summary(&fprobe->probes, "attached");
 
 	if (fprobe_interrupted) {
 		pr_err("interrupted\n");
@@ -587,7 +628,7 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	fprobe_protos__exit(&fprobe->protos);
 }
 
-/* -a 'FUNC|GLOB [PARAM...]' */
+/* -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]' */
 static int parse_probe(const struct option *opt, const char *str,
 		       int unset __maybe_unused)
 {
@@ -646,9 +687,11 @@ int cmd_fprobe(int argc, const char **argv)
 	};
 	/* perf fprobe and perf fprobe record: record, then report */
 	const struct option fprobe_record_options[] = {
-	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB [PARAM...]'",
+	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'",
 		     "Trace the matching functions, with the named parameters",
 		     parse_probe),
+	OPT_BOOLEAN(0, "dry-run", &fprobe.dry_run,
+		    "List the functions -a would attach, and those skipped with why; attach none"),
 	OPT_BOOLEAN('A', "all-cpus", &fprobe.target.system_wide,
 		    "System-wide collection from all CPUs"),
 	OPT_STRING('C', "cpu", &fprobe.target.cpu_list, "cpu",
@@ -679,9 +722,10 @@ int cmd_fprobe(int argc, const char **argv)
 	OPT_PARENT(report_only_options),
 	};
 	const char * const fprobe_usage[] = {
-		"perf fprobe [<options>] -a 'FUNC|GLOB [PARAM...]' [-- <command>]",
-		"perf fprobe record [<options>] -a 'FUNC|GLOB [PARAM...]' [-o file] [-- <command>]",
-		"perf fprobe trace [<options>] -a 'FUNC|GLOB [PARAM...]' [-- <command>]",
+		"perf fprobe [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-- <command>]",
+		"perf fprobe record [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-o file] [-- <command>]",
+		"perf fprobe trace [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-- <command>]",
+		"perf fprobe [record|trace] --dry-run [-v] -a 'FUNC|GLOB[,...] [PARAM...]'",
 		"perf fprobe report [<options>] [-i file]",
 		"perf fprobe -V FUNC | -F [GLOB]",
 		NULL
@@ -767,6 +811,11 @@ int cmd_fprobe(int argc, const char **argv)
 	if (fprobe.live &&
 	    (fprobe.outputs || fprobe.stdio || fprobe.output || fprobe.force_tracefs)) {
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
+		goto out;
+	}
+	/* what a run of the same command line would attach: no target needed */
+	if (fprobe.dry_run) {
+		ret = fprobe__dry_run(&fprobe);
 		goto out;
 	}
 	if (!argc && target__none(&fprobe.target)) {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of the probes of perf fprobe (util/fprobe-probe.c): how a probe
- * 'FUNC|GLOB [PARAM...]' is read, and how it is expanded to traceable
- * functions, here those of a list given in place of the running kernel's
- * available_filter_functions.
+ * 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]' is read, and how it is expanded to
+ * traceable functions, here those of a list given in place of the running
+ * kernel's available_filter_functions: which are traced, which skipped and
+ * why, and the filter of the fprobe PMU event past its cap.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +25,8 @@ static int test__fprobe_probe_specs(struct test_suite *test __maybe_unused,
 {
 	static const char * const bad[] = {
 		"", "   ", "vfs_read;", "vfs read!", "vfs_read 1count", "vfs_read count-1",
-		"vfs_* a b c d e f g",
+		"vfs_* a b c d e f g", "vfs_read,", ",vfs_read", "vfs_read,,vfs_write",
+		"vfs_read,vfs;write",
 	};
 	struct fprobe_protos protos = { .vmlinux = NULL, };
 	struct fprobe_probes probes;
@@ -34,16 +36,26 @@ static int test__fprobe_probe_specs(struct test_suite *test __maybe_unused,
 
 	fprobe_probes__init(&probes, &protos);
 	if (fprobe_probes__add(&probes, "vfs_read  file\tcount") ||
-	    fprobe_probes__add(&probes, "vfs_[rw]* a b c d e f"))
+	    fprobe_probes__add(&probes, "vfs_[rw]* a b c d e f") ||
+	    fprobe_probes__add(&probes, "vfs_write,ksys_* count"))
 		goto out;
 	probe = list_first_entry(&probes.list, struct fprobe_probe, list);
 	if (strcmp(probe->glob, "vfs_read") || probe->nr_params != 2 ||
 	    strcmp(probe->params[0], "file") || strcmp(probe->params[1], "count") ||
 	    strcmp(probe->spec, "vfs_read  file\tcount") || fprobe_probe__is_glob(probe))
 		goto out;
+	if (probe->nr_globs != 1 || strcmp(probe->globs[0].glob, "vfs_read") ||
+	    fprobe_probe__is_multi(probe))
+		goto out;
 	probe = list_next_entry(probe, list);
 	if (strcmp(probe->glob, "vfs_[rw]*") || probe->nr_params != 6 ||
-	    !fprobe_probe__is_glob(probe))
+	    !fprobe_probe__is_glob(probe) || !fprobe_probe__is_multi(probe))
+		goto out;
+	/* a list: several functions, parameters as for a glob */
+	probe = list_next_entry(probe, list);
+	if (strcmp(probe->glob, "vfs_write,ksys_*") || probe->nr_globs != 2 ||
+	    strcmp(probe->globs[0].glob, "vfs_write") || strcmp(probe->globs[1].glob, "ksys_*") ||
+	    probe->nr_params != 1 || !fprobe_probe__is_multi(probe))
 		goto out;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -60,14 +72,27 @@ out:
 	return ret;
 }
 
+static const char * const skip_tags[FPROBE_SKIP__MAX] = {
+	[FPROBE_SKIP_UNKNOWN]	= "unknown",
+	[FPROBE_SKIP_NOTRACE]	= "notrace",
+	[FPROBE_SKIP_INLINED]	= "inlined",
+	[FPROBE_SKIP_AMBIGUOUS]	= "ambiguous",
+	[FPROBE_SKIP_EXCLUDED]	= "excluded",
+	[FPROBE_SKIP_CAP]	= "cap",
+};
+
 /*
  * The functions the probes @specs (apart by '|') trace less those of
- * @notrace (none: ""), apart by ',', as "name,name"; "error" if they
- * are refused
+ * @notrace (none: ""), apart by ',', as "name,name", then those skipped as
+ * " -name:why"; "error" if they are refused. With @max_funcs >= 0, the
+ * cap of the fprobe PMU (@per_probe) or of the tracefs fallback; @filter,
+ * if not NULL, gets the filter of the first probe.
  */
-static int expand(const char *specs, const char *notrace, char *buf, size_t size)
+static int expand_capped(const char *specs, const char *notrace, int max_funcs,
+			 bool per_probe, char *buf, size_t size, char *filter, size_t fsize)
 {
-	struct fprobe_protos protos = { .vmlinux = NULL, };
+	/* BTF: no walk of the DWARF of the running kernel's vmlinux for an unknown name */
+	struct fprobe_protos protos = { .vmlinux = NULL, .use_btf = true, };
 	struct fprobe_probes probes;
 	char *copy = strdup(specs), *spec, *saveptr = NULL;
 	char avail[] = AVAIL;	/* strlist__new() writes in it */
@@ -77,6 +102,8 @@ static int expand(const char *specs, const char *notrace, char *buf, size_t size
 	fprobe_probes__init(&probes, &protos);
 	if (*notrace)
 		probes.notrace = notrace;
+	probes.max_funcs = max_funcs;
+	probes.max_per_probe = per_probe;
 	probes.avail = strlist__new(avail, NULL);
 	if (!copy || !probes.avail)
 		goto out;
@@ -93,12 +120,26 @@ static int expand(const char *specs, const char *notrace, char *buf, size_t size
 	for (i = 0; i < probes.nr_funcs; i++)
 		len += scnprintf(buf + len, size - len, "%s%s", i ? "," : "",
 				 probes.funcs[i].name);
+	for (i = 0; i < probes.nr_skipped; i++)
+		len += scnprintf(buf + len, size - len, " -%s:%s", probes.skipped[i].name,
+				 skip_tags[probes.skipped[i].reason]);
+	if (filter) {
+		struct fprobe_probe *probe = list_first_entry(&probes.list, struct fprobe_probe,
+							      list);
+
+		scnprintf(filter, fsize, "%s", probe->filter ?: "(none)");
+	}
 	err = 0;
 out:
 	free(copy);
 	fprobe_probes__exit(&probes);
 	fprobe_protos__exit(&protos);
 	return err;
+}
+
+static int expand(const char *specs, const char *notrace, char *buf, size_t size)
+{
+	return expand_capped(specs, notrace, -1, false, buf, size, NULL, 0);
 }
 
 static int test__fprobe_probe_expand(struct test_suite *test __maybe_unused,
@@ -113,12 +154,24 @@ static int test__fprobe_probe_expand(struct test_suite *test __maybe_unused,
 		{ "vfs_*|ksys_read",		"",	"vfs_read,vfs_readv,vfs_write,ksys_read" },
 		{ "vfs_*",			"vfs_readv, vfs_w*",	"vfs_read" },
 		{ "*",				"vfs_*",		"ksys_read" },
-		/* matched twice, excluded, no match, unknown */
+		/* lists: in their order, a function matched twice traced once */
+		{ "vfs_write,vfs_read*",	"",	"vfs_write,vfs_read,vfs_readv" },
+		{ "vfs_read,vfs_read*",		"",		"vfs_read,vfs_readv" },
+		/* a function named that cannot be traced is skipped, and why */
+		{ "vfs_read,fprobe_test_no_such_function", "",
+		  "vfs_read -fprobe_test_no_such_function:unknown" },
+		{ "vfs_read,vfs_write",		"vfs_w*",	"vfs_read -vfs_write:excluded" },
+		{ "fprobe_test_no_such_function|ksys_read", "",
+		  "ksys_read -fprobe_test_no_such_function:unknown" },
+		/* a glob that matches none adds nothing, and is no error */
+		{ "nomatch_*,ksys_read",	"",			"ksys_read" },
+		/* matched twice by two probes; nothing left to trace */
 		{ "vfs_read|vfs_*",		"",			"error" },
 		{ "vfs_read",			"vfs_*",		"error" },
 		{ "vfs_*",			"*",			"error" },
 		{ "nomatch_*",			"",			"error" },
 		{ "fprobe_test_no_such_function", "",			"error" },
+		{ "fprobe_test_no_such_function,nomatch_*", "",		"error" },
 	};
 	char buf[256];
 	size_t i;
@@ -135,9 +188,58 @@ static int test__fprobe_probe_expand(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * The cap on the functions attached: the tracefs fallback's on the run, in
+ * the order of the probes; the fprobe PMU's on each probe's event, the
+ * first functions by name kept, and the filter cut where they end
+ */
+static int test__fprobe_probe_cap(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	static const struct {
+		const char *specs;
+		int max_funcs;
+		bool per_probe;
+		const char *funcs, *filter;
+	} cases[] = {
+		{ "vfs_write|vfs_read*", 2, false, "vfs_write,vfs_read -vfs_readv:cap",
+		  "vfs_write" },
+		{ "vfs_write|vfs_read*", 2, true, "vfs_write,vfs_read,vfs_readv",
+		  "vfs_write" },
+		{ "vfs_write,vfs_read*", 3, true, "vfs_write,vfs_read,vfs_readv",
+		  "vfs_write,vfs_read*" },
+		/* ksys_read first by name; every name from vfs_read on left out */
+		{ "*read*", 1, true, "ksys_read -vfs_read:cap -vfs_readv:cap",
+		  "*read*,!vfs_read*,![w-~]*,!v[g-~]*,!vf[t-~]*,!vfs[`-~]*,!vfs_[s-~]*,!vfs_r[f-~]*,!vfs_re[b-~]*,!vfs_rea[e-~]*",
+		},
+		/* a list: the globs that attach nothing are left out */
+		{ "vfs_readv,nomatch_*,vfs_read", 1, true, "vfs_read -vfs_readv:cap",
+		  "vfs_read,!vfs_readv*,![w-~]*,!v[g-~]*,!vf[t-~]*,!vfs[`-~]*,!vfs_[s-~]*,!vfs_r[f-~]*,!vfs_re[b-~]*,!vfs_rea[e-~]*,!vfs_read[w-~]*",
+		},
+		{ "vfs_*", 0, true, "error", "" },
+	};
+	char buf[256], filter[512];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (expand_capped(cases[i].specs, "", cases[i].max_funcs, cases[i].per_probe,
+				  buf, sizeof(buf), filter, sizeof(filter)) < 0)
+			return TEST_FAIL;
+		if (strcmp(buf, cases[i].funcs) ||
+		    (strcmp(buf, "error") && strcmp(filter, cases[i].filter))) {
+			pr_debug("-a \"%s\", cap %d (per probe: %d): %s, filter %s; expected %s, filter %s\n",
+				 cases[i].specs, cases[i].max_funcs, cases[i].per_probe, buf,
+				 filter, cases[i].funcs, cases[i].filter);
+			return TEST_FAIL;
+		}
+	}
+	return TEST_OK;
+}
+
 static struct test_case tests__fprobe_probe[] = {
-	TEST_CASE("fprobe probes: FUNC|GLOB [PARAM...]", fprobe_probe_specs),
-	TEST_CASE("fprobe probes: globs and the not-filter", fprobe_probe_expand),
+	TEST_CASE("fprobe probes: FUNC|GLOB[,FUNC|GLOB...] [PARAM...]", fprobe_probe_specs),
+	TEST_CASE("fprobe probes: globs, lists and the not-filter", fprobe_probe_expand),
+	TEST_CASE("fprobe probes: the cap on the functions attached", fprobe_probe_cap),
 	{	.name = NULL, }
 };
 

@@ -35,6 +35,7 @@
 #include "debug.h"
 #include "debuginfo.h"
 #include "strbuf.h"
+#include "strlist.h"
 #include "symbol.h"
 #include "fprobe-dwarf.h"
 
@@ -501,6 +502,46 @@ out_nomem:
 	return NULL;
 }
 
+/*
+ * A function inlined everywhere has no symbol, but its abstract instance,
+ * the DIE its inlined copies refer to, is a subprogram at the top of the
+ * compile units that inline it, with DW_AT_inline. The top of each unit
+ * is walked (not the bodies), until every name is found.
+ */
+int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd, struct strlist *names,
+			       struct strlist *inlined)
+{
+	unsigned int left = strlist__nr_entries(names);
+	Dwarf_Off off = 0, next;
+	size_t hdr_size;
+
+	while (left && !dwarf_nextcu(fd->dinfo->dbg, off, &next, &hdr_size,
+				     NULL, NULL, NULL)) {
+		Dwarf_Die cu_die, die;
+
+		if (!dwarf_offdie(fd->dinfo->dbg, off + hdr_size, &cu_die) ||
+		    dwarf_child(&cu_die, &die) != 0) {
+			off = next;
+			continue;
+		}
+		do {
+			const char *name;
+
+			if (dwarf_tag(&die) != DW_TAG_subprogram || !dwarf_func_inline(&die))
+				continue;
+			name = dwarf_diename(&die);
+			if (!name || !strlist__has_entry(names, name) ||
+			    strlist__has_entry(inlined, name))
+				continue;
+			if (strlist__add(inlined, name) < 0)
+				return -ENOMEM;
+			left--;
+		} while (left && dwarf_siblingof(&die, &die) == 0);
+		off = next;
+	}
+	return 0;
+}
+
 #else /* HAVE_DWARF_SUPPORT */
 
 struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux __maybe_unused)
@@ -523,6 +564,13 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd __maybe_unus
 {
 	errno = ENOTSUP;
 	return NULL;
+}
+
+int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd __maybe_unused,
+			       struct strlist *names __maybe_unused,
+			       struct strlist *inlined __maybe_unused)
+{
+	return -ENOTSUP;
 }
 
 #endif /* HAVE_DWARF_SUPPORT */

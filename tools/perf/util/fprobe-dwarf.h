@@ -65,6 +65,7 @@ struct fprobe_func {
 };
 
 struct fprobe_dwarf;
+struct strlist;
 
 struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux);
 void fprobe_dwarf__delete(struct fprobe_dwarf *fd);
@@ -76,6 +77,12 @@ const char *fprobe_dwarf__path(const struct fprobe_dwarf *fd);
  */
 struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
 					    const char *name);
+/*
+ * Add to @inlined those of @names (names of no function symbol) that the
+ * DWARF has as functions inlined everywhere: 0, -ENOMEM, -ENOTSUP
+ */
+int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd, struct strlist *names,
+			       struct strlist *inlined);
 /* Path of the vmlinux of the running kernel, or NULL */
 const char *fprobe_dwarf__default_vmlinux(void);
 

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The probes of perf fprobe: each -a 'FUNC|GLOB [PARAM...]' is expanded to
- * the traceable functions it matches (available_filter_functions, less the
- * not-filter), and the parameters it names are found in the prototypes of
- * those functions, read from the DWARF of vmlinux or from BTF.
+ * The probes of perf fprobe: each -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'
+ * is expanded to the traceable functions it matches
+ * (available_filter_functions, less the not-filter), and the parameters it
+ * names are found in the prototypes of those functions, read from the
+ * DWARF of vmlinux or from BTF.
+ *
+ * A function named that cannot be traced is skipped, and said, with the
+ * reason: unknown, not traceable (in kallsyms only: notrace), inlined
+ * everywhere (no symbol, but the DWARF of vmlinux has it inline), ambiguous
+ * (parameters asked of several functions of the name), taken out by -N;
+ * and past the cap on the functions one fprobe PMU event (or the tracefs
+ * fallback) attaches, those over it are skipped. Only when nothing is left
+ * to trace is it an error.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,11 +33,14 @@
 #include "fprobe-probe.h"
 #include "hashmap.h"
 #include "levenshtein.h"
+#include "strbuf.h"
 #include "string2.h"
 #include "strlist.h"
 #include "symbol/kallsyms.h"
 
 #define FPROBE_MAX_MATCHES	5
+/* The characters of the names of the kernel's functions */
+#define FPROBE_NAME_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_."
 
 /* ---- traceable functions ---------------------------------------------- */
 
@@ -37,6 +49,7 @@ int fprobe_probes__load_avail(struct fprobe_probes *probes)
 {
 	char *path, *line = NULL;
 	size_t n = 0;
+	int err = 0;
 	FILE *fp;
 
 	if (probes->avail)
@@ -56,36 +69,68 @@ int fprobe_probes__load_avail(struct fprobe_probes *probes)
 	put_tracing_file(path);
 
 	probes->avail = strlist__new(NULL, NULL);
-	if (!probes->avail) {
+	probes->avail_dups = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
+	if (!probes->avail || IS_ERR(probes->avail_dups)) {
+		probes->avail_dups = NULL;
 		fclose(fp);
 		return -1;
 	}
 	while (getline(&line, &n, fp) > 0) {
 		char *sp = strpbrk(line, " \t\n");
+		struct str_node *nd;
+		long nr = 1;
 
 		if (sp)
 			*sp = '\0';
-		if (*line)
-			strlist__add(probes->avail, line);
+		if (!*line || strlist__add(probes->avail, line) != -EEXIST)
+			continue;
+		/* several functions of the name: ftrace lists each */
+		nd = strlist__find(probes->avail, line);
+		hashmap__find(probes->avail_dups, nd->s, &nr);
+		if (hashmap__set(probes->avail_dups, nd->s, nr + 1, NULL, NULL) < 0) {
+			pr_err("out of memory\n");
+			err = -1;
+			break;
+		}
 	}
 	free(line);
 	fclose(fp);
+	return err;
+}
+
+/* The functions of @name ftrace lists: those the kernel attaches by it */
+static int fprobe_probes__nr_addrs(const struct fprobe_probes *probes, const char *name)
+{
+	long nr = 1;
+
+	if (probes->avail_dups)
+		hashmap__find(probes->avail_dups, name, &nr);
+	return nr;
+}
+
+struct fprobe_ksyms {
+	struct strlist	*names;		/* looked up */
+	struct strlist	*found;		/* those that are function symbols */
+};
+
+static int fprobe_ksyms__cb(void *arg, const char *name, char type,
+			    u64 start __maybe_unused)
+{
+	struct fprobe_ksyms *ks = arg;
+	char buf[KSYM_NAME_LEN + 1];
+	const char *tab = strchr(name, '\t');
+
+	if (!kallsyms__is_function(type))
+		return 0;
+	/* a module's is "name\t[module]" */
+	if (tab) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)(tab - name), name);
+		name = buf;
+	}
+	if (strlist__has_entry(ks->names, name) &&
+	    strlist__add(ks->found, name) == -ENOMEM)
+		return -1;
 	return 0;
-}
-
-static int kernel_func_cb(void *arg, const char *name, char type, u64 start __maybe_unused)
-{
-	size_t len = strlen(arg);
-
-	/* a module's is "name\t[module]"; 1 stops the walk */
-	return kallsyms__is_function(type) && !strncmp(name, arg, len) &&
-	       (!name[len] || name[len] == '\t');
-}
-
-/* Is @name a function symbol of the running kernel (traceable or not)? */
-static bool kernel_has_func(const char *name)
-{
-	return kallsyms__parse("/proc/kallsyms", (void *)name, kernel_func_cb) == 1;
 }
 
 static int str_distance(const char *a, const char *b)
@@ -273,15 +318,28 @@ struct fprobe_func *fprobe_protos__find_func(struct fprobe_protos *protos,
 	return NULL;
 }
 
+/* Why the prototype of a function is not known, after ENOTUNIQ (@btf: BTF's) */
+static const char *fprobe_protos__notuniq(struct fprobe_protos *protos, bool btf,
+					  char *buf, size_t size)
+{
+	if (!btf)
+		scnprintf(buf, size,
+			  "%s has several functions of that name (ftrace probes them all by it): their parameters are not told apart",
+			  fprobe_dwarf__path(protos->dwarf));
+	else
+		scnprintf(buf, size,
+			  "the BTF of %s has functions of that name with different prototypes, and does not say which one is traced (read the DWARF of vmlinux with -k)",
+			  protos->btf ? fprobe_btf__path(protos->btf) : "");
+	return buf;
+}
+
 /* After fprobe_protos__find_func() failed with ENOTUNIQ */
 void fprobe_protos__say_notuniq(struct fprobe_protos *protos, const char *name)
 {
-	if (!protos->notuniq_btf)
-		pr_err("%s: %s has several functions of that name (ftrace probes them all by it): their parameters are not told apart\n",
-		       name, fprobe_dwarf__path(protos->dwarf));
-	else
-		pr_err("%s: the BTF of %s has functions of that name with different prototypes, and does not say which one is traced (read the DWARF of vmlinux with -k)\n",
-		       name, protos->btf ? fprobe_btf__path(protos->btf) : "");
+	char buf[PATH_MAX + 256];
+
+	pr_err("%s: %s\n", name,
+	       fprobe_protos__notuniq(protos, protos->notuniq_btf, buf, sizeof(buf)));
 }
 
 /* -V: print the prototype of @name, and where each parameter is at the entry */
@@ -363,17 +421,55 @@ static void fprobe_probe__delete(struct fprobe_probe *probe)
 	for (i = 0; i < probe->nr_params; i++)
 		free(probe->params[i]);
 	free(probe->params);
+	for (i = 0; i < probe->nr_globs; i++)
+		free(probe->globs[i].glob);
+	free(probe->globs);
+	free(probe->cap_bound);
 	free(probe->filter);
 	free(probe->glob);
 	free(probe->spec);
 	free(probe);
 }
 
+/* Split the list FUNC|GLOB[,FUNC|GLOB...] of @probe: 0, -EINVAL, -ENOMEM */
+static int fprobe_probe__split(struct fprobe_probe *probe)
+{
+	char *list = strdup(probe->glob), *glob, *rest = list;
+	int err = 0;
+
+	if (!list)
+		return -ENOMEM;
+	while (!err && (glob = strsep(&rest, ","))) {
+		struct fprobe_glob *globs;
+
+		if (!is_glob_or_func(glob)) {
+			pr_err("invalid function or glob '%s' in '%s'\n", glob, probe->spec);
+			err = -EINVAL;
+			break;
+		}
+		globs = realloc(probe->globs, (probe->nr_globs + 1) * sizeof(*globs));
+		if (!globs) {
+			err = -ENOMEM;
+			break;
+		}
+		probe->globs = globs;
+		globs[probe->nr_globs].nr_funcs = 0;
+		globs[probe->nr_globs].glob = strdup(glob);
+		if (!globs[probe->nr_globs].glob)
+			err = -ENOMEM;
+		else
+			probe->nr_globs++;
+	}
+	free(list);
+	return err;
+}
+
 /**
- * fprobe_probes__add - add the probe of one -a 'FUNC|GLOB [PARAM...]'
+ * fprobe_probes__add - add the probe of one -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'
  * @probes: the probes of the run
- * @str: the probe: a function or a glob of functions, then the names of
- *	 parameters to capture (at most FPROBE_CALL_MAX_ARGS), apart by blanks
+ * @str: the probe: functions or globs of functions apart by ',', then the
+ *	 names of parameters to capture (at most FPROBE_CALL_MAX_ARGS), apart
+ *	 by blanks
  *
  * Return: 0, -EINVAL for a malformed probe (said), -ENOMEM.
  */
@@ -395,13 +491,16 @@ int fprobe_probes__add(struct fprobe_probes *probes, const char *str)
 		char **params;
 
 		if (!probe->glob) {
-			if (!is_glob_or_func(tok)) {
-				pr_err("invalid function or glob '%s' in '%s'\n", tok, str);
-				goto out_inval;
-			}
+			int err;
+
 			probe->glob = strdup(tok);
 			if (!probe->glob)
 				goto out_nomem;
+			err = fprobe_probe__split(probe);
+			if (err == -ENOMEM)
+				goto out_nomem;
+			if (err)
+				goto out_inval;
 			continue;
 		}
 		if (!is_ident(tok)) {
@@ -423,7 +522,7 @@ int fprobe_probes__add(struct fprobe_probes *probes, const char *str)
 		probe->nr_params++;
 	}
 	if (!probe->glob) {
-		pr_err("empty probe: -a needs 'FUNC|GLOB [PARAM...]'\n");
+		pr_err("empty probe: -a needs 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'\n");
 		goto out_inval;
 	}
 	free(s);
@@ -452,11 +551,12 @@ bool fprobe__str_equal(long a, long b, void *ctx __maybe_unused)
 }
 
 /*
- * Add @name, matched by @probe, to the functions to trace: a hash of the
- * names finds one matched twice, so that -a '*' sets up in O(n).
+ * Add @name, matched by globs[@glob_idx] of @probe, to the functions to
+ * trace: a hash of the names finds one matched twice, so that -a '*' sets
+ * up in O(n). Matched twice by one probe, it is traced once.
  */
 static int fprobe_probes__add_func(struct fprobe_probes *probes, const char *name,
-				   struct fprobe_probe *probe)
+				   struct fprobe_probe *probe, int glob_idx)
 {
 	struct fprobe_target_func *funcs, *f;
 	long idx;
@@ -470,6 +570,8 @@ static int fprobe_probes__add_func(struct fprobe_probes *probes, const char *nam
 		}
 	}
 	if (hashmap__find(probes->func_names, name, &idx)) {
+		if (probes->funcs[idx].probe == probe)
+			return 0;
 		pr_err("%s is matched by both '%s' and '%s'\n", name,
 		       probes->funcs[idx].probe->spec, probe->spec);
 		return -1;
@@ -489,12 +591,47 @@ static int fprobe_probes__add_func(struct fprobe_probes *probes, const char *nam
 	if (!f->name)
 		return -1;
 	f->probe = probe;
+	f->glob_idx = glob_idx;
 	if (hashmap__add(probes->func_names, f->name, (long)probes->nr_funcs) < 0) {
 		zfree(&f->name);
 		return -1;
 	}
 	probes->nr_funcs++;
+	probe->nr_funcs++;
+	probe->globs[glob_idx].nr_funcs++;
 	return 0;
+}
+
+/* Record that @name, of @probe, is not traced, and why; NULL: no memory */
+static struct fprobe_skipped_func *fprobe_probes__skip(struct fprobe_probes *probes,
+						       const char *name,
+						       struct fprobe_probe *probe,
+						       enum fprobe_skip reason)
+{
+	struct fprobe_skipped_func *s;
+
+	if (probes->nr_skipped == probes->alloc_skipped) {
+		int alloc = probes->alloc_skipped ? 2 * probes->alloc_skipped : 16;
+
+		s = realloc(probes->skipped, alloc * sizeof(*s));
+		if (!s)
+			goto out_nomem;
+		probes->skipped = s;
+		probes->alloc_skipped = alloc;
+	}
+	s = &probes->skipped[probes->nr_skipped];
+	memset(s, 0, sizeof(*s));
+	s->name = strdup(name);
+	if (!s->name)
+		goto out_nomem;
+	s->probe = probe;
+	s->reason = reason;
+	probes->nr_skipped++;
+	return s;
+
+out_nomem:
+	pr_err("out of memory\n");
+	return NULL;
 }
 
 /* The globs of the not-filter (-N), split by ',' or blanks, once */
@@ -537,60 +674,212 @@ bool fprobe_probe__is_glob(const struct fprobe_probe *probe)
 	return strpbrk(probe->glob, "*?[");
 }
 
-/* Expand a probe's glob to traceable functions */
+bool fprobe_probe__is_multi(const struct fprobe_probe *probe)
+{
+	return probe->nr_globs > 1 || fprobe_probe__is_glob(probe);
+}
+
+/*
+ * Expand each FUNC or GLOB of a probe to traceable functions. A function
+ * named that is not traceable is skipped, as unknown until
+ * fprobe_probes__classify() finds why; a glob that matches none is said.
+ */
 static int fprobe_probes__expand_probe(struct fprobe_probes *probes,
 				       struct fprobe_probe *probe)
 {
-	struct str_node *nd;
-	int nr = 0;
+	int i;
 
-	if (!fprobe_probe__is_glob(probe)) {
-		if (strlist__has_entry(probes->avail, probe->glob)) {
-			if (fprobe_probes__excluded(probes, probe->glob)) {
-				pr_err("%s is excluded by --notrace-funcs '%s'\n",
-				       probe->glob, probes->notrace);
-				return -1;
+	for (i = 0; i < probe->nr_globs; i++) {
+		const char *glob = probe->globs[i].glob;
+		struct str_node *nd;
+		int nr = 0;
+
+		if (!strpbrk(glob, "*?[")) {
+			enum fprobe_skip why = FPROBE_SKIP_NONE;
+			int j;
+
+			if (!strlist__has_entry(probes->avail, glob))
+				why = FPROBE_SKIP_UNKNOWN;
+			else if (fprobe_probes__excluded(probes, glob))
+				why = FPROBE_SKIP_EXCLUDED;
+			if (!why) {
+				if (fprobe_probes__add_func(probes, glob, probe, i) < 0)
+					return -1;
+				continue;
 			}
-			return fprobe_probes__add_func(probes, probe->glob, probe);
-		}
-		if (kernel_has_func(probe->glob)) {
-			pr_err("%s is not traceable: it is notrace, or has no ftrace call site (not in available_filter_functions)\n",
-			       probe->glob);
-			return -1;
-		}
-		pr_err("unknown function %s: not in available_filter_functions\n",
-		       probe->glob);
-		fprobe_probes__suggest_funcs(probes, probe->glob);
-		return -1;
-	}
-
-	strlist__for_each_entry(nd, probes->avail) {
-		if (!strglobmatch(nd->s, probe->glob) || fprobe_probes__excluded(probes, nd->s))
+			for (j = 0; j < probes->nr_skipped; j++) {
+				if (!strcmp(probes->skipped[j].name, glob))
+					break;
+			}
+			if (j == probes->nr_skipped &&
+			    !fprobe_probes__skip(probes, glob, probe, why))
+				return -1;
 			continue;
-		if (fprobe_probes__add_func(probes, nd->s, probe) < 0)
-			return -1;
-		nr++;
-	}
-	if (!nr) {
-		pr_err("no traceable function matches '%s'%s\n", probe->glob,
-		       probes->notrace ? " (less --notrace-funcs)" : "");
-		return -1;
+		}
+
+		strlist__for_each_entry(nd, probes->avail) {
+			if (!strglobmatch(nd->s, glob) || fprobe_probes__excluded(probes, nd->s))
+				continue;
+			if (fprobe_probes__add_func(probes, nd->s, probe, i) < 0)
+				return -1;
+			nr++;
+		}
+		if (!nr)
+			pr_warning("perf fprobe: no traceable function matches '%s'%s\n", glob,
+				   probes->notrace ? " (less --notrace-funcs)" : "");
 	}
 	return 0;
 }
 
 /*
- * Find the named parameters of @f in DWARF or BTF. A function a glob
- * matched may lack some (or have no prototype): it is traced without them,
- * its param_idx -1; fprobe_probes__check_params() then wants each parameter had
- * by one match at least. A function named alone must have them all, each
- * in an argument register at the entry.
+ * Why each function named and skipped as unknown is not traceable: a
+ * function symbol of the running kernel (kallsyms) that ftrace does not
+ * list is notrace (or has no ftrace call site); one with no symbol that
+ * the DWARF of vmlinux has inline is inlined everywhere. The rest are
+ * unknown. One walk of kallsyms, and of the DWARF, for them all.
+ */
+static int fprobe_probes__classify(struct fprobe_probes *probes)
+{
+	struct fprobe_ksyms ks = {
+		.names = strlist__new(NULL, NULL),
+		.found = strlist__new(NULL, NULL),
+	};
+	struct strlist *inlined = NULL;
+	struct fprobe_dwarf *dwarf;
+	int i, err = -1;
+
+	if (!ks.names || !ks.found)
+		goto out_nomem;
+	for (i = 0; i < probes->nr_skipped; i++) {
+		if (probes->skipped[i].reason == FPROBE_SKIP_UNKNOWN &&
+		    strlist__add(ks.names, probes->skipped[i].name) == -ENOMEM)
+			goto out_nomem;
+	}
+	if (strlist__empty(ks.names)) {
+		err = 0;
+		goto out_delete;
+	}
+	if (kallsyms__parse("/proc/kallsyms", &ks, fprobe_ksyms__cb) < 0)
+		pr_debug("failed to read /proc/kallsyms: functions not traceable are said to be unknown\n");
+	for (i = 0; i < probes->nr_skipped; i++) {
+		struct fprobe_skipped_func *s = &probes->skipped[i];
+
+		if (s->reason != FPROBE_SKIP_UNKNOWN || !strlist__has_entry(ks.found, s->name))
+			continue;
+		s->reason = FPROBE_SKIP_NOTRACE;
+		strlist__remove(ks.names, strlist__find(ks.names, s->name));
+	}
+
+	dwarf = strlist__empty(ks.names) ? NULL : fprobe_protos__dwarf(probes->protos);
+	if (dwarf) {
+		inlined = strlist__new(NULL, NULL);
+		if (!inlined || fprobe_dwarf__find_inlined(dwarf, ks.names, inlined) == -ENOMEM)
+			goto out_nomem;
+		for (i = 0; i < probes->nr_skipped; i++) {
+			struct fprobe_skipped_func *s = &probes->skipped[i];
+
+			if (s->reason == FPROBE_SKIP_UNKNOWN &&
+			    strlist__has_entry(inlined, s->name))
+				s->reason = FPROBE_SKIP_INLINED;
+		}
+	}
+	err = 0;
+	goto out_delete;
+
+out_nomem:
+	pr_err("out of memory\n");
+out_delete:
+	strlist__delete(inlined);
+	strlist__delete(ks.found);
+	strlist__delete(ks.names);
+	return err;
+}
+
+static int fprobe_target_func__cmp(const void *a, const void *b)
+{
+	const struct fprobe_target_func * const *fa = a, * const *fb = b;
+
+	return strcmp((*fa)->name, (*fb)->name);
+}
+
+/* Skip @f, over the cap */
+static int fprobe_probes__skip_capped(struct fprobe_probes *probes,
+				      struct fprobe_target_func *f)
+{
+	f->skip = FPROBE_SKIP_CAP;
+	return fprobe_probes__skip(probes, f->name, f->probe, FPROBE_SKIP_CAP) ? 0 : -1;
+}
+
+/*
+ * The cap on the functions attached (probes->max_funcs). The tracefs
+ * fallback's is on the run: the functions past it, in the order of the
+ * probes, are skipped. The fprobe PMU's is on each event: it attaches by
+ * the filter, so those skipped are the last ones by name, all the
+ * functions of a name alike (counted as the kernel counts them, each
+ * function ftrace lists under the name), and the filter leaves out every
+ * function from the first of them on (probe->cap_bound) by name.
+ */
+static int fprobe_probes__apply_cap(struct fprobe_probes *probes)
+{
+	struct fprobe_target_func **sorted;
+	struct fprobe_probe *probe;
+	int i, n, nr, err = 0;
+
+	if (probes->max_funcs < 0)
+		return 0;
+	if (!probes->max_per_probe) {
+		for (i = probes->max_funcs; i < probes->nr_funcs && !err; i++)
+			err = fprobe_probes__skip_capped(probes, &probes->funcs[i]);
+		return err;
+	}
+
+	sorted = calloc(probes->nr_funcs, sizeof(*sorted));
+	if (!sorted && probes->nr_funcs) {
+		pr_err("out of memory\n");
+		return -1;
+	}
+	list_for_each_entry(probe, &probes->list, list) {
+		for (i = 0, n = 0, nr = 0; i < probes->nr_funcs; i++) {
+			if (probes->funcs[i].probe != probe)
+				continue;
+			sorted[n++] = &probes->funcs[i];
+			nr += fprobe_probes__nr_addrs(probes, probes->funcs[i].name);
+		}
+		if (nr <= probes->max_funcs)
+			continue;
+		qsort(sorted, n, sizeof(*sorted), fprobe_target_func__cmp);
+		for (i = 0, nr = 0; i < n; i++) {
+			nr += fprobe_probes__nr_addrs(probes, sorted[i]->name);
+			if (nr > probes->max_funcs)
+				break;
+		}
+		probe->cap_bound = strdup(sorted[i]->name);
+		if (!probe->cap_bound) {
+			err = -1;
+			break;
+		}
+		for (; i < n && !err; i++)
+			err = fprobe_probes__skip_capped(probes, sorted[i]);
+		if (err)
+			break;
+	}
+	free(sorted);
+	return err;
+}
+
+/*
+ * Find the named parameters of @f in DWARF or BTF. A function a glob or a
+ * list matched may lack some (or have no prototype): it is traced without
+ * them, its param_idx -1; fprobe_probes__check_params() then wants each
+ * parameter had by one match at least. A function named alone must have
+ * them all, each in an argument register at the entry; when several
+ * functions have its name, with prototypes not told apart, it is skipped.
  */
 static int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 					 struct fprobe_target_func *f)
 {
 	struct fprobe_probe *probe = f->probe;
-	bool glob = fprobe_probe__is_glob(probe);
+	bool multi = fprobe_probe__is_multi(probe);
 	char desc[PATH_MAX + 32];
 	int i;
 
@@ -618,21 +907,28 @@ static int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 	for (i = 0; i < probe->nr_params; i++)
 		f->param_idx[i] = -1;
 	if (!f->dwarf) {
-		if (glob)
+		struct fprobe_skipped_func *s;
+
+		if (multi)
 			return 0;
-		if (errno == ENOTUNIQ)
-			fprobe_protos__say_notuniq(probes->protos, f->name);
-		else
+		if (errno != ENOTUNIQ) {
 			pr_err("%s has no description in %s\n", f->name,
 			       fprobe_protos__desc(probes->protos, NULL, desc, sizeof(desc)));
-		return -1;
+			return -1;
+		}
+		f->skip = FPROBE_SKIP_AMBIGUOUS;
+		s = fprobe_probes__skip(probes, f->name, probe, f->skip);
+		if (!s)
+			return -1;
+		s->notuniq_btf = probes->protos->notuniq_btf;
+		return 0;
 	}
 
 	for (i = 0; i < probe->nr_params; i++) {
 		int idx = fprobe_func__param_index(f->dwarf, probe->params[i]);
 		const struct fprobe_param *p = idx < 0 ? NULL : &f->dwarf->params[idx];
 
-		if ((!p || p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS) && glob)
+		if ((!p || p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS) && multi)
 			continue;
 		if (p && p->arg < 0) {
 			pr_err("'%s' of %s cannot be captured: %s (from %s)\n",
@@ -665,8 +961,8 @@ static int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 
 /*
  * After fprobe_probes__resolve_params() of every function: each parameter of a
- * glob's probe is had by one of its matches at least (else it is a typo),
- * and the matches that lack some are said.
+ * glob's or a list's probe is had by one of its matches at least (else it
+ * is a typo), and the matches that lack some are said.
  */
 static int fprobe_probes__check_params(struct fprobe_probes *probes)
 {
@@ -676,7 +972,7 @@ static int fprobe_probes__check_params(struct fprobe_probes *probes)
 	list_for_each_entry(probe, &probes->list, list) {
 		int matches = 0, lacking = 0;
 
-		if (!probe->nr_params || !fprobe_probe__is_glob(probe))
+		if (!probe->nr_params || !probe->nr_funcs || !fprobe_probe__is_multi(probe))
 			continue;
 		for (j = 0; j < probes->nr_funcs; j++) {
 			const struct fprobe_target_func *f = &probes->funcs[j];
@@ -708,23 +1004,220 @@ static int fprobe_probes__check_params(struct fprobe_probes *probes)
 	return 0;
 }
 
+/* Take the functions skipped out of probes->funcs */
+static int fprobe_probes__drop_skipped(struct fprobe_probes *probes)
+{
+	int i, n = 0;
+
+	for (i = 0; i < probes->nr_funcs; i++) {
+		struct fprobe_target_func *f = &probes->funcs[i];
+
+		if (!f->skip) {
+			if (n != i)
+				probes->funcs[n] = *f;
+			n++;
+			continue;
+		}
+		f->probe->nr_funcs--;
+		f->probe->globs[f->glob_idx].nr_funcs--;
+		free(f->name);
+		free(f->event);
+		fprobe_func__delete(f->dwarf);
+	}
+	if (n == probes->nr_funcs)
+		return 0;
+	probes->nr_funcs = n;
+	/* the indexes changed */
+	hashmap__clear(probes->func_names);
+	for (i = 0; i < n; i++) {
+		if (hashmap__add(probes->func_names, probes->funcs[i].name, (long)i) < 0) {
+			pr_err("out of memory\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const char * const fprobe_skip_names[FPROBE_SKIP__MAX] = {
+	[FPROBE_SKIP_UNKNOWN]	= "unknown",
+	[FPROBE_SKIP_NOTRACE]	= "not traceable",
+	[FPROBE_SKIP_INLINED]	= "inlined",
+	[FPROBE_SKIP_AMBIGUOUS]	= "ambiguous",
+	[FPROBE_SKIP_EXCLUDED]	= "excluded by -N",
+	[FPROBE_SKIP_CAP]	= "over the cap",
+};
+
+/* Why @s is not traced, in words */
+static const char *fprobe_probes__why(struct fprobe_probes *probes,
+				      const struct fprobe_skipped_func *s,
+				      char *buf, size_t size)
+{
+	size_t len;
+
+	switch (s->reason) {
+	case FPROBE_SKIP_UNKNOWN:
+		return "unknown function: not in available_filter_functions nor in kallsyms";
+	case FPROBE_SKIP_NOTRACE:
+		scnprintf(buf, size, "%s",
+			  "not traceable: notrace, or no ftrace call site (in kallsyms, not in available_filter_functions)");
+		return buf;
+	case FPROBE_SKIP_INLINED:
+		scnprintf(buf, size,
+			  "not traceable: inlined everywhere (no symbol; the DWARF of %s has it inline)",
+			  fprobe_dwarf__path(probes->protos->dwarf));
+		return buf;
+	case FPROBE_SKIP_AMBIGUOUS:
+		len = scnprintf(buf, size, "ambiguous: ");
+		fprobe_protos__notuniq(probes->protos, s->notuniq_btf, buf + len, size - len);
+		return buf;
+	case FPROBE_SKIP_EXCLUDED:
+		scnprintf(buf, size, "excluded by --notrace-funcs '%s'", probes->notrace);
+		return buf;
+	case FPROBE_SKIP_CAP:
+		scnprintf(buf, size, "over the cap: %s attaches at most %d functions",
+			  probes->max_what ?: "perf fprobe", probes->max_funcs);
+		return buf;
+	case FPROBE_SKIP_NONE:
+	case FPROBE_SKIP__MAX:
+	default:
+		return "?";
+	}
+}
+
+/* Say the functions named and skipped, from skipped[@from] on (not over the cap) */
+static void fprobe_probes__warn_skipped(struct fprobe_probes *probes, int from)
+{
+	char buf[PATH_MAX + 256];
+	int i;
+
+	for (i = from; i < probes->nr_skipped; i++) {
+		const struct fprobe_skipped_func *s = &probes->skipped[i];
+
+		if (s->reason == FPROBE_SKIP_CAP)
+			continue;
+		pr_warning("perf fprobe: skipped %s: %s\n", s->name,
+			   fprobe_probes__why(probes, s, buf, sizeof(buf)));
+		if (s->reason == FPROBE_SKIP_UNKNOWN)
+			fprobe_probes__suggest_funcs(probes, s->name);
+	}
+}
+
+/* "skipped N (n1 reason1, n2 reason2)", or "skipped 0" */
+static const char *fprobe_probes__skipped_str(const struct fprobe_probes *probes,
+					      char *buf, size_t size)
+{
+	int nr[FPROBE_SKIP__MAX] = { 0 };
+	int i, n = 0;
+	size_t len;
+
+	for (i = 0; i < probes->nr_skipped; i++)
+		nr[probes->skipped[i].reason]++;
+	len = scnprintf(buf, size, "skipped %d", probes->nr_skipped);
+	for (i = 0; i < FPROBE_SKIP__MAX; i++) {
+		if (nr[i])
+			len += scnprintf(buf + len, size - len, "%s%d %s", n++ ? ", " : " (",
+					 nr[i], fprobe_skip_names[i]);
+	}
+	if (n)
+		scnprintf(buf + len, size - len, ")");
+	return buf;
+}
+
+void fprobe_probes__print_summary(struct fprobe_probes *probes, const char *attached)
+{
+	char buf[PATH_MAX + 256];
+	int i;
+
+	pr_info("perf fprobe: %s %d function%s, %s\n", attached, probes->nr_funcs,
+		probes->nr_funcs == 1 ? "" : "s",
+		fprobe_probes__skipped_str(probes, buf, sizeof(buf)));
+	if (verbose <= 0)
+		return;
+	for (i = 0; i < probes->nr_skipped; i++) {
+		const struct fprobe_skipped_func *s = &probes->skipped[i];
+
+		pr_info("perf fprobe:   skipped %s: %s\n", s->name,
+			fprobe_probes__why(probes, s, buf, sizeof(buf)));
+	}
+}
+
+void fprobe_probes__print_funcs(struct fprobe_probes *probes, FILE *fp)
+{
+	char buf[PATH_MAX + 256];
+	int i;
+
+	for (i = 0; i < probes->nr_funcs; i++)
+		fprintf(fp, "%s\n", probes->funcs[i].name);
+	for (i = 0; i < probes->nr_skipped; i++) {
+		const struct fprobe_skipped_func *s = &probes->skipped[i];
+
+		fprintf(fp, "%s\tskipped: %s\n", s->name,
+			fprobe_probes__why(probes, s, buf, sizeof(buf)));
+	}
+}
+
+/*
+ * The filter of the fprobe PMU event of @probe: its globs that attach
+ * functions, and past the cap, "!" globs that take out every function from
+ * cap_bound on by name: those that have it as a prefix, and for each of
+ * its characters, those that have the characters before it and then a
+ * greater one. The names of the kernel's functions are of [A-Za-z0-9_.].
+ */
+static int fprobe_probe__make_filter(struct fprobe_probe *probe)
+{
+	const char *bound = probe->cap_bound;
+	struct strbuf sb;
+	int i;
+
+	if (strbuf_init(&sb, 64) < 0)
+		goto out_nomem;
+	for (i = 0; i < probe->nr_globs; i++) {
+		if (probe->globs[i].nr_funcs)
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", probe->globs[i].glob);
+	}
+	if (bound) {
+		size_t len = strlen(bound), j;
+
+		if (strspn(bound, FPROBE_NAME_CHARS) != len) {
+			pr_err("'%s' matches more functions than the cap, and %s is a name the filter cannot cut at\n",
+			       probe->spec, bound);
+			strbuf_release(&sb);
+			return -1;
+		}
+		strbuf_addf(&sb, ",!%s*", bound);
+		for (j = 0; j < len; j++)
+			strbuf_addf(&sb, ",!%.*s[%c-~]*", (int)j, bound, bound[j] + 1);
+	}
+	free(probe->filter);
+	probe->filter = strbuf_detach(&sb, NULL);
+	if (probe->filter)
+		return 0;
+out_nomem:
+	pr_err("out of memory\n");
+	return -1;
+}
+
 /**
  * fprobe_probes__prepare - find the functions the probes trace, and their parameters
  * @probes: the probes of the run, at least one
  * @stop: set (by a signal handler) to stop preparing
  *
  * Expands each probe to the traceable functions it matches, less those of
- * the not-filter, then finds the parameters it names in DWARF or BTF:
- * probes->funcs then lists the functions, each with its probe, prototype
- * and the index of each parameter in it; each probe's nargs is the number
- * of arguments to capture. Errors are said.
+ * the not-filter, skips those over the cap (probes->max_funcs), then finds
+ * the parameters it names in DWARF or BTF: probes->funcs then lists the
+ * functions, each with its probe, prototype and the index of each
+ * parameter in it; each probe's nargs is the number of arguments to
+ * capture, and its filter that of its fprobe PMU event. The functions
+ * named that cannot be traced are in probes->skipped with the reason, and
+ * said; so are those over the cap, unsaid. Errors are said.
  *
- * Return: 0 or -1.
+ * Return: 0, or -1 (also when no function is left to trace).
  */
 int fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *stop)
 {
 	struct fprobe_probe *probe;
-	int i;
+	char buf[256];
+	int i, warned;
 
 	if (list_empty(&probes->list)) {
 		pr_err("no probe: give at least one -a 'FUNC|GLOB [PARAM...]'\n");
@@ -740,15 +1233,39 @@ int fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *sto
 		if (fprobe_probes__expand_probe(probes, probe) < 0)
 			return -1;
 	}
+	if (fprobe_probes__classify(probes) < 0)
+		return -1;
+	fprobe_probes__warn_skipped(probes, 0);
+	if (fprobe_probes__apply_cap(probes) < 0)
+		return -1;
+	warned = probes->nr_skipped;
 	for (i = 0; i < probes->nr_funcs; i++) {
 		if (stop && *stop) {
 			pr_err("interrupted\n");
 			return -1;
 		}
-		if (fprobe_probes__resolve_params(probes, &probes->funcs[i]) < 0)
+		if (!probes->funcs[i].skip &&
+		    fprobe_probes__resolve_params(probes, &probes->funcs[i]) < 0)
 			return -1;
 	}
-	return fprobe_probes__check_params(probes);
+	fprobe_probes__warn_skipped(probes, warned);
+	if (fprobe_probes__drop_skipped(probes) < 0)
+		return -1;
+	if (!probes->nr_funcs) {
+		if (probes->nr_skipped)
+			pr_err("no function can be attached: %s\n",
+			       fprobe_probes__skipped_str(probes, buf, sizeof(buf)));
+		else
+			pr_err("no function can be attached: no probe matches a traceable function\n");
+		return -1;
+	}
+	if (fprobe_probes__check_params(probes) < 0)
+		return -1;
+	list_for_each_entry(probe, &probes->list, list) {
+		if (probe->nr_funcs && fprobe_probe__make_filter(probe) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 void fprobe_protos__exit(struct fprobe_protos *protos)
@@ -764,6 +1281,7 @@ void fprobe_probes__init(struct fprobe_probes *probes, struct fprobe_protos *pro
 	memset(probes, 0, sizeof(*probes));
 	INIT_LIST_HEAD(&probes->list);
 	probes->protos = protos;
+	probes->max_funcs = -1;
 }
 
 void fprobe_probes__exit(struct fprobe_probes *probes)
@@ -785,6 +1303,13 @@ void fprobe_probes__exit(struct fprobe_probes *probes)
 	probes->alloc_funcs = 0;
 	hashmap__free(probes->func_names);
 	probes->func_names = NULL;
+	for (i = 0; i < probes->nr_skipped; i++)
+		free(probes->skipped[i].name);
+	zfree(&probes->skipped);
+	probes->nr_skipped = 0;
+	probes->alloc_skipped = 0;
+	hashmap__free(probes->avail_dups);
+	probes->avail_dups = NULL;
 	strlist__delete(probes->avail);
 	probes->avail = NULL;
 	strlist__delete(probes->notrace_globs);

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/list.h>
 
 #include "fprobe-call.h"
@@ -15,26 +16,63 @@ struct fprobe_func;
 struct hashmap;
 struct strlist;
 
-/* One -a 'FUNC|GLOB [PARAM...]' */
+/* One FUNC or GLOB of a probe's list */
+struct fprobe_glob {
+	char			*glob;
+	int			nr_funcs;	/* the functions attached by it */
+};
+
+/* One -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]' */
 struct fprobe_probe {
 	struct list_head	list;
 	char			*spec;
-	char			*glob;
+	char			*glob;		/* the list as given */
+	int			nr_globs;
+	struct fprobe_glob	*globs;		/* the list, apart */
 	int			nr_params;
 	char			**params;
 	int			nargs;		/* PMU: arguments to capture */
+	int			nr_funcs;	/* the functions it attaches */
+	char			*cap_bound;	/* the first function over the cap */
 	char			*filter;	/* PMU: config1 string */
+};
+
+/*
+ * Why a function that a probe names or matches is not attached. Only the
+ * functions named are said (as warnings), and counted, when unknown, not
+ * traceable or taken out by -N; a glob's matches are all traceable, and
+ * those of -N are not its.
+ */
+enum fprobe_skip {
+	FPROBE_SKIP_NONE,
+	FPROBE_SKIP_UNKNOWN,	/* no function of the name */
+	FPROBE_SKIP_NOTRACE,	/* in kallsyms, not in available_filter_functions */
+	FPROBE_SKIP_INLINED,	/* no symbol: the DWARF of vmlinux has it inline only */
+	FPROBE_SKIP_AMBIGUOUS,	/* parameters asked of several functions of the name */
+	FPROBE_SKIP_EXCLUDED,	/* taken out by -N */
+	FPROBE_SKIP_CAP,	/* over the cap on the functions attached */
+	FPROBE_SKIP__MAX,
 };
 
 /* One function to trace, from a probe */
 struct fprobe_target_func {
 	char			*name;
 	struct fprobe_probe	*probe;
+	int			glob_idx;	/* in probe->globs: what matched it */
+	enum fprobe_skip	skip;		/* set while preparing: not traced */
 	struct fprobe_func	*dwarf;		/* NULL: neither DWARF nor BTF */
 	int			param_idx[FPROBE_CALL_MAX_ARGS];	/* -1: not had */
 	char			*event;		/* tracefs event name */
 	bool			added;		/* entry event in dynamic_events */
 	bool			added_exit;
+};
+
+/* One function not traced, and why */
+struct fprobe_skipped_func {
+	char			*name;
+	struct fprobe_probe	*probe;
+	enum fprobe_skip	reason;
+	bool			notuniq_btf;	/* AMBIGUOUS: BTF's prototypes differ */
 };
 
 /*
@@ -76,10 +114,23 @@ struct fprobe_probes {
 	bool			all_protos;
 	struct fprobe_protos	*protos;
 	struct strlist		*avail;		/* available_filter_functions */
+	/* name -> number, of the names it lists several times */
+	struct hashmap		*avail_dups;
+	/*
+	 * The most functions attached, -1 for no cap: by the fprobe PMU event
+	 * of each probe, counted by address as the kernel does (max_per_probe),
+	 * or by the run (the tracefs fallback's); max_what says whose it is
+	 */
+	int			max_funcs;
+	bool			max_per_probe;
+	const char		*max_what;
 	int			nr_funcs;
 	int			alloc_funcs;
 	struct fprobe_target_func *funcs;
 	struct hashmap		*func_names;	/* name -> index in funcs */
+	int			nr_skipped;
+	int			alloc_skipped;
+	struct fprobe_skipped_func *skipped;
 };
 
 void fprobe_probes__init(struct fprobe_probes *probes, struct fprobe_protos *protos);
@@ -88,10 +139,16 @@ int  fprobe_probes__add(struct fprobe_probes *probes, const char *str);
 /* Reads probes->avail, unless it is set already */
 int  fprobe_probes__load_avail(struct fprobe_probes *probes);
 int  fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *stop);
+/* --dry-run: each function, and each one skipped with the reason */
+void fprobe_probes__print_funcs(struct fprobe_probes *probes, FILE *fp);
+/* "attached N functions, skipped M (...)" (@attached: the verb), -v: the skipped */
+void fprobe_probes__print_summary(struct fprobe_probes *probes, const char *attached);
 int  fprobe_probes__list(struct fprobe_probes *probes, const char *glob);
 int  fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name);
 void fprobe_probes__suggest_funcs(struct fprobe_probes *probes, const char *name);
 bool fprobe_probe__is_glob(const struct fprobe_probe *probe);
+/* Whether the probe may match several functions: a glob, or a list */
+bool fprobe_probe__is_multi(const struct fprobe_probe *probe);
 
 /* Print up to 5 names of @cands close to @name, "close matches among @what" */
 void fprobe__print_close_matches(const char *name, const char **cands, int nr,

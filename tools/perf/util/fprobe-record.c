@@ -46,6 +46,7 @@
 #include <internal/xyarray.h>
 #include <perf/evsel.h>
 #include <perf/mmap.h>
+#include <api/fs/fs.h>
 #include <api/fs/tracing_path.h>
 #include <traceevent/event-parse.h>
 
@@ -287,17 +288,32 @@ void fprobe_tracefs__remove_events(struct fprobe_probes *probes)
 	}
 }
 
-/* The filter of each probe's fprobe PMU event: its glob, for config1 */
+/*
+ * The filter of each probe's fprobe PMU event, for config1: the one
+ * fprobe_probes__prepare() made (its globs that attach functions, less
+ * those over the cap), else its globs
+ */
 int fprobe_pmu__set_filters(struct fprobe_probes *probes)
 {
 	struct fprobe_probe *probe;
 
 	list_for_each_entry(probe, &probes->list, list) {
-		probe->filter = strdup(probe->glob);
+		if (!probe->filter)
+			probe->filter = strdup(probe->glob);
 		if (!probe->filter)
 			return -1;
 	}
 	return 0;
+}
+
+/* The most functions one fprobe PMU event attaches to, -1 if not said */
+int fprobe_pmu__max_funcs(void)
+{
+	int max;
+
+	if (sysfs__read_int("module/fprobe_pmu/parameters/max_funcs", &max) < 0 || max < 0)
+		return -1;
+	return max;
 }
 
 /**
@@ -402,8 +418,8 @@ struct fprobe_recorder {
 	u64			bytes;
 };
 
-static sig_atomic_t fprobe_done;
-static sig_atomic_t fprobe_child_done;
+static volatile sig_atomic_t fprobe_done;
+static volatile sig_atomic_t fprobe_child_done;
 
 static void fprobe__sig_done(int sig)
 {
@@ -412,7 +428,7 @@ static void fprobe__sig_done(int sig)
 	fprobe_done = 1;
 }
 
-static sig_atomic_t fprobe_exec_errno;
+static volatile sig_atomic_t fprobe_exec_errno;
 
 static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 				void *ucontext __maybe_unused)
@@ -504,6 +520,26 @@ static int fprobe_recorder__live(struct fprobe_recorder *rec, union perf_event *
 	}
 }
 
+/*
+ * The next event of @map in this pass, or NULL when the pass is done: a
+ * pass reads at most the size of the ring buffer (*@left, set by the
+ * caller), because perf_mmap__read_event() follows the head as the kernel
+ * moves it, and a reader that only keeps up with the writer (a recording
+ * of every function, where each write makes more records) would otherwise
+ * never get back to its loop to see Ctrl-C or --duration.
+ */
+static union perf_event *fprobe__read_event(struct perf_mmap *map, u64 *left)
+{
+	union perf_event *event;
+
+	if (!*left)
+		return NULL;
+	event = perf_mmap__read_event(map);
+	if (event)
+		*left -= min_t(u64, *left, event->header.size);
+	return event;
+}
+
 /* perf fprobe trace: an event read from a ring buffer, to print in time order */
 struct fprobe_live_event {
 	u64			time;
@@ -533,11 +569,12 @@ static int fprobe_recorder__drain_live(struct fprobe_recorder *rec)
 
 	for (m = 0; m < rec->evlist->core.nr_mmaps; m++) {
 		struct perf_mmap *map = &rec->evlist->mmap[m].core;
+		u64 left = map->mask + 1;
 		union perf_event *event;
 
 		if (perf_mmap__read_init(map) < 0)
 			continue;
-		while ((event = perf_mmap__read_event(map)) != NULL) {
+		while ((event = fprobe__read_event(map, &left)) != NULL) {
 			if (nr == alloc) {
 				alloc = alloc ? 2 * alloc : 256;
 				tmp = realloc(evs, alloc * sizeof(*evs));
@@ -588,11 +625,12 @@ static int fprobe_recorder__drain(struct fprobe_recorder *rec)
 
 	for (i = 0; i < rec->evlist->core.nr_mmaps; i++) {
 		struct perf_mmap *map = &rec->evlist->mmap[i].core;
+		u64 left = map->mask + 1;
 		union perf_event *event;
 
 		if (perf_mmap__read_init(map) < 0)
 			continue;
-		while ((event = perf_mmap__read_event(map)) != NULL) {
+		while ((event = fprobe__read_event(map, &left)) != NULL) {
 			int err;
 
 			fprobe_recorder__sample_time(rec, event);
@@ -731,8 +769,8 @@ static int fprobe__add_pmu_evsel(const struct fprobe_probes *probes,
 	struct evsel *evsel;
 
 	if (fprobe_pmu__attr(probe, probes, opts, &attr) < 0) {
-		pr_err("'%s' is longer than the fprobe PMU filter limit (%d bytes)\n",
-		       probe->glob, FPROBE_PMU_FILTER_MAX - 1);
+		pr_err("the filter of '%s' is longer than the fprobe PMU takes (%d bytes): %s\n",
+		       probe->spec, FPROBE_PMU_FILTER_MAX - 1, probe->filter);
 		return -1;
 	}
 	evsel = evsel__new(&attr);
@@ -874,8 +912,10 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 	rec.evlist = evlist__new();
 	if (!rec.evlist)
 		return -1;
+	/* a probe whose functions were all skipped has no event */
 	list_for_each_entry(probe, &probes->list, list) {
-		if (fprobe__add_pmu_evsel(probes, ropts, probe, rec.evlist) < 0)
+		if (probe->nr_funcs &&
+		    fprobe__add_pmu_evsel(probes, ropts, probe, rec.evlist) < 0)
 			goto out_delete_evlist;
 	}
 	opts.target.uses_mmap = true;
@@ -907,6 +947,7 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
 		goto out_close;
 	}
+	fprobe_probes__print_summary(probes, "attached");
 	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
 		pr_err("failed to mmap the ring buffers: %s\n",
 		       str_error_r(errno, errbuf, sizeof(errbuf)));

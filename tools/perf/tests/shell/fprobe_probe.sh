@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: -V and -F, and clear errors for bad probes (exclusive)
+# perf fprobe: -V and -F, bad probes, and what a run attaches and skips (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 
 # No set -e: a command that fails where it should not is a failure named
@@ -13,6 +13,13 @@ skip_if_no_fprobe
 err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
 fprobe_test_begin
+
+# the PMU's cap on the functions of an event, put back at exit
+max_funcs=/sys/module/fprobe_pmu/parameters/max_funcs
+old_max_funcs=
+fprobe_test_cleanup_hook() {
+	[ -z "$old_max_funcs" ] || echo "$old_max_funcs" >$max_funcs
+}
 
 fails=
 fail() {
@@ -107,13 +114,16 @@ if perf fprobe -F 'no_such_function_*' >/dev/null 2>&1; then
 	fail "-F with no match succeeds"
 fi
 
-# a misspelt function: an error naming the close matches, exit status != 0
+# a misspelt function alone: nothing to attach, an error naming the close
+# matches, exit status != 0
 if perf fprobe -a vfs_raed -- true 2>"$tmpdir/err"; then
 	fail "unknown function accepted"
 fi
 cat "$tmpdir/err"
-grep -q 'unknown function vfs_raed' "$tmpdir/err" || fail "no 'unknown function' error"
+grep -q 'skipped vfs_raed: unknown function' "$tmpdir/err" || fail "no 'unknown function' error"
 grep -q 'close matches.* vfs_read' "$tmpdir/err" || fail "vfs_read not suggested"
+grep -q 'no function can be attached: skipped 1 (1 unknown)$' "$tmpdir/err" ||
+	fail "no 'no function can be attached' error"
 
 # a misspelt parameter: the close parameter names
 if perf fprobe -a 'vfs_read cuont' -- true 2>"$tmpdir/err"; then
@@ -158,7 +168,7 @@ if [ -n "$notrace" ]; then
 		fail "notrace function $notrace accepted"
 	fi
 	cat "$tmpdir/err"
-	grep -q "$notrace is not traceable" "$tmpdir/err" || fail "no 'not traceable' error"
+	grep -q "skipped $notrace: not traceable" "$tmpdir/err" || fail "no 'not traceable' error"
 fi
 
 # -N/--notrace-funcs (perf ftrace's): a function the not-filter takes out
@@ -167,13 +177,148 @@ if perf fprobe -a vfs_read -N 'ksys_*,vfs_*' -- true 2>"$tmpdir/err"; then
 	fail "an excluded function accepted"
 fi
 cat "$tmpdir/err"
-grep -q "vfs_read is excluded by --notrace-funcs 'ksys_\*,vfs_\*'" "$tmpdir/err" ||
+grep -q "skipped vfs_read: excluded by --notrace-funcs 'ksys_\*,vfs_\*'" "$tmpdir/err" ||
 	fail "no 'excluded' error"
 if perf fprobe -a 'vfs_rea*' --notrace-funcs='vfs_*' -- true 2>"$tmpdir/err"; then
 	fail "a glob with every function excluded accepted"
 fi
 grep -q "no traceable function matches 'vfs_rea\*' (less --notrace-funcs)" "$tmpdir/err" ||
 	fail "no 'no traceable function' error with -N: $(cat "$tmpdir/err")"
+
+# ---- what a run attaches and skips ----
+
+# a list with an unknown name: vfs_read is attached and recorded, the other
+# named in a warning, and the run says what it attached and skipped (with
+# -v, each function skipped and why)
+if ! perf fprobe record -v -a 'vfs_read,fprobe_no_such_fn' -o "$tmpdir/list.data" -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=10 >/dev/null 2>"$tmpdir/err"; then
+	fail "-a 'vfs_read,fprobe_no_such_fn' fails: $(cat "$tmpdir/err")"
+fi
+grep -E 'skipped|attached' "$tmpdir/err"
+grep -q '^perf fprobe: skipped fprobe_no_such_fn: unknown function' "$tmpdir/err" ||
+	fail "'vfs_read,fprobe_no_such_fn': no warning naming fprobe_no_such_fn"
+grep -q '^perf fprobe: attached 1 function, skipped 1 (1 unknown)$' "$tmpdir/err" ||
+	fail "'vfs_read,fprobe_no_such_fn': no summary of what was attached"
+grep -q '^perf fprobe:   skipped fprobe_no_such_fn: unknown function' "$tmpdir/err" ||
+	fail "'vfs_read,fprobe_no_such_fn' -v: the skipped function is not listed"
+n=$(perf fprobe report -i "$tmpdir/list.data" --calls 2>/dev/null |
+	grep -c ' vfs_read() = 1$' || true)
+[ "$n" -eq 10 ] || fail "'vfs_read,fprobe_no_such_fn': $n vfs_read() = 1 recorded, expected 10"
+
+# the same summary from the other modes that attach: record and report, trace
+perf fprobe -a 'vfs_read,fprobe_no_such_fn' -- true >/dev/null 2>"$tmpdir/err" ||
+	fail "perf fprobe -a 'vfs_read,fprobe_no_such_fn' fails: $(cat "$tmpdir/err")"
+grep -q '^perf fprobe: attached 1 function, skipped 1 (1 unknown)$' "$tmpdir/err" ||
+	fail "perf fprobe (record and report): no summary: $(cat "$tmpdir/err")"
+if [ "$(fprobe_path)" = pmu ]; then
+	perf fprobe trace -a 'vfs_read,fprobe_no_such_fn' -- true >/dev/null 2>"$tmpdir/err" ||
+		fail "perf fprobe trace -a 'vfs_read,fprobe_no_such_fn' fails: $(cat "$tmpdir/err")"
+	grep -q '^perf fprobe: attached 1 function, skipped 1 (1 unknown)$' "$tmpdir/err" ||
+		fail "perf fprobe trace: no summary: $(cat "$tmpdir/err")"
+fi
+
+# every name bad: nothing to attach, an error with the reasons
+if perf fprobe record -a 'fprobe_no_such_fn,fprobe_no_such_fn2' -o "$tmpdir/none.data" \
+	-- true 2>"$tmpdir/err"; then
+	fail "a run with nothing to attach succeeds"
+fi
+grep -q '^no function can be attached: skipped 2 (2 unknown)$' "$tmpdir/err" ||
+	fail "no error for a run with nothing to attach: $(cat "$tmpdir/err")"
+grep -q 'skipped fprobe_no_such_fn2: unknown function' "$tmpdir/err" ||
+	fail "fprobe_no_such_fn2 not named: $(cat "$tmpdir/err")"
+
+# --dry-run: the functions of a glob (as -F lists them), each one skipped
+# with why (a notrace function: not traceable), and the summary; exit 0
+perf fprobe --dry-run -a "vfs_rea*,${notrace:-fprobe_no_such_fn}" \
+	>"$tmpdir/dry" 2>"$tmpdir/err" || fail "--dry-run exits with $?: $(cat "$tmpdir/err")"
+cat "$tmpdir/dry" "$tmpdir/err"
+perf fprobe -F 'vfs_rea*' >"$tmpdir/list"
+grep -v 'skipped: ' "$tmpdir/dry" | cmp -s - "$tmpdir/list" ||
+	fail "--dry-run -a 'vfs_rea*' does not list what -F 'vfs_rea*' does"
+nr=$(wc -l <"$tmpdir/list")
+if [ -n "$notrace" ]; then
+	grep -q "^$notrace	skipped: not traceable: notrace" "$tmpdir/dry" ||
+		fail "--dry-run: $notrace not listed as not traceable"
+	why="not traceable"
+else
+	why=unknown
+fi
+grep -q "^perf fprobe: dry run, with .*: would attach $nr functions, skipped 1 (1 $why)$" \
+	"$tmpdir/err" || fail "--dry-run: no summary of $nr functions and 1 $why"
+
+# --dry-run attaches nothing: traced by perf fprobe, it makes no
+# perf_event_open() and no write to dynamic_events, where a run does
+opens='__*sys_perf_event_open,dyn_event_write'
+nr_opens() {
+	perf fprobe report -i "$1" --calls 2>/dev/null |
+		grep -cE ' ([_a-z0-9]*sys_perf_event_open|dyn_event_write)\(' || true
+}
+perf fprobe record -a "$opens" -o "$tmpdir/dry.data" -- \
+	perf fprobe --dry-run -a 'vfs_read,fprobe_no_such_fn' >/dev/null 2>"$tmpdir/err" ||
+	fail "recording a --dry-run fails: $(cat "$tmpdir/err")"
+n=$(nr_opens "$tmpdir/dry.data")
+[ "$n" = 0 ] || fail "--dry-run opened events or wrote dynamic_events: $n calls" \
+	"$(perf fprobe report -i "$tmpdir/dry.data" --calls 2>&1 | head -5)"
+perf fprobe record -a "$opens" -o "$tmpdir/run.data" -- \
+	perf fprobe record -a 'vfs_read,fprobe_no_such_fn' -o "$tmpdir/inner.data" -- true \
+	>/dev/null 2>"$tmpdir/err" || fail "recording a run fails: $(cat "$tmpdir/err")"
+n=$(nr_opens "$tmpdir/run.data")
+[ "$n" -gt 0 ] || fail "the control run made no perf_event_open() or dynamic_events write"
+
+# a function inlined everywhere (no symbol, inline in the DWARF)
+if perf fprobe -V vfs_read | grep -q '^  from the DWARF of ' &&
+   ! grep -q ' get_current$' /proc/kallsyms; then
+	perf fprobe --dry-run -a 'vfs_read,get_current' >"$tmpdir/dry" 2>"$tmpdir/err" ||
+		fail "--dry-run -a 'vfs_read,get_current' exits with $?: $(cat "$tmpdir/err")"
+	grep -q '^get_current	skipped: not traceable: inlined everywhere' "$tmpdir/dry" ||
+		fail "get_current not said to be inlined: $(cat "$tmpdir/dry" "$tmpdir/err")"
+	grep -q 'skipped 1 (1 inlined)$' "$tmpdir/err" ||
+		fail "get_current not counted as inlined: $(cat "$tmpdir/err")"
+fi
+
+# a name several functions have, with a parameter asked: skipped, as the
+# parameters of which one a call is are not known
+dup=$(awk '$1 ~ /^[a-z_][a-z0-9_]*$/ && !$2 && seen[$1]++ { print $1; exit }' \
+	/sys/kernel/tracing/available_filter_functions)
+if [ -n "$dup" ] && perf fprobe -V vfs_read | grep -q '^  from the DWARF of '; then
+	perf fprobe --dry-run -a vfs_read -a "$dup x" >"$tmpdir/dry" 2>"$tmpdir/err" ||
+		fail "--dry-run -a '$dup x' exits with $?: $(cat "$tmpdir/err")"
+	grep -q "^$dup	skipped: ambiguous: " "$tmpdir/dry" ||
+		fail "$dup (listed twice) not said to be ambiguous:" \
+			"$(cat "$tmpdir/dry" "$tmpdir/err")"
+fi
+
+# the caps: the tracefs fallback takes 128 functions, the fprobe PMU the
+# max_funcs of its module per event, the first by name (and the kernel
+# then attaches no more: a run succeeds)
+perf fprobe --tracefs --dry-run -a '*' >"$tmpdir/dry" 2>"$tmpdir/err" ||
+	fail "--tracefs --dry-run -a '*' exits with $?: $(cat "$tmpdir/err")"
+nr=$(awk '{ print $1 }' /sys/kernel/tracing/available_filter_functions | sort -u | wc -l)
+grep -q "would attach 128 functions, skipped $((nr - 128)) ($((nr - 128)) over the cap)$" \
+	"$tmpdir/err" || fail "--tracefs: no cap of 128 functions: $(tail -1 "$tmpdir/err")"
+[ "$(grep -vc 'skipped: over the cap' "$tmpdir/dry")" = 128 ] ||
+	fail "--tracefs --dry-run -a '*' lists $(grep -vc 'skipped: ' "$tmpdir/dry") functions"
+if [ -w $max_funcs ]; then
+	old_max_funcs=$(cat $max_funcs)
+	echo 1 >$max_funcs
+	perf fprobe --dry-run -a 'vfs_write,vfs_read*' >"$tmpdir/dry" 2>"$tmpdir/err" ||
+		fail "--dry-run with max_funcs 1 exits with $?: $(cat "$tmpdir/err")"
+	[ "$(grep -v 'skipped: ' "$tmpdir/dry")" = vfs_read ] ||
+		fail "max_funcs 1: not vfs_read alone: $(cat "$tmpdir/dry")"
+	grep -q '^vfs_write	skipped: over the cap' "$tmpdir/dry" ||
+		fail "max_funcs 1: vfs_write not over the cap: $(cat "$tmpdir/dry")"
+	perf fprobe record -a 'vfs_write,vfs_read*' -o "$tmpdir/cap.data" -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=10 >/dev/null 2>"$tmpdir/err" ||
+		fail "a run over max_funcs 1 fails: $(cat "$tmpdir/err")"
+	grep -q '^perf fprobe: attached 1 function, skipped [0-9]* ([0-9]* over the cap)$' \
+		"$tmpdir/err" || fail "max_funcs 1: no summary: $(cat "$tmpdir/err")"
+	perf fprobe report -i "$tmpdir/cap.data" --calls >"$tmpdir/calls" 2>/dev/null
+	n=$(grep -c ' vfs_read() = 1$' "$tmpdir/calls" || true)
+	[ "$n" -eq 10 ] || fail "max_funcs 1: $n vfs_read() = 1 recorded, expected 10"
+	! grep -q ' vfs_write(' "$tmpdir/calls" || fail "max_funcs 1: vfs_write recorded"
+	echo "$old_max_funcs" >$max_funcs
+	old_max_funcs=
+fi
 
 # a command that does not exist: an error naming why, not a crash
 rc=0
