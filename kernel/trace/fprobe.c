@@ -295,10 +295,10 @@ static inline int fprobe_reserve_words(struct fprobe *fp)
 static DEFINE_MUTEX(fprobe_mutex);
 static struct hlist_head fprobe_table[FPROBE_TABLE_SIZE];
 static struct rhltable fprobe_ip_table;
-/* The number of distinct addresses in the filter of fprobe_graph_ops */
+/* The number of distinct addresses that the fprobes of fprobe_graph_ops use */
 static int fprobe_graph_nr_addrs;
 
-/* The number of distinct addresses in the filter of fprobe_ftrace_ops */
+/* The number of distinct addresses that the fprobes of fprobe_ftrace_ops use */
 static int fprobe_ftrace_nr_addrs;
 
 /*
@@ -1116,11 +1116,10 @@ static int fprobe_graph_add_ips(unsigned long *addrs, int num)
 		return ret;
 
 	if (!fprobe_graph_nr_addrs) {
+		/* on failure, the next first address replaces the filter */
 		ret = register_ftrace_graph(&fprobe_graph_ops);
-		if (ret) {
-			ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0);
+		if (ret)
 			return ret;
-		}
 	}
 	fprobe_graph_nr_addrs += num;
 	return 0;
@@ -1147,8 +1146,9 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 
 	/*
 	 * Removing copies the filter, which can fail. The addresses are then
-	 * left in it: while the ops is registered their calls find no node and
-	 * run no handler, and the next first address drops them.
+	 * left in it: while the ops is registered, their calls miss the address
+	 * cache, find no node and run no handler, and the next first address
+	 * drops them.
 	 */
 	if (ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
@@ -1344,11 +1344,10 @@ static int fprobe_ftrace_add_ips(unsigned long *addrs, int num)
 		return ret;
 
 	if (!fprobe_ftrace_nr_addrs) {
+		/* on failure, the next first address replaces the filter */
 		ret = register_ftrace_function(&fprobe_ftrace_ops);
-		if (ret) {
-			ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0);
+		if (ret)
 			return ret;
-		}
 	}
 	fprobe_ftrace_nr_addrs += num;
 	return 0;
@@ -1375,8 +1374,9 @@ static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
 
 	/*
 	 * Removing copies the filter, which can fail. The addresses are then
-	 * left in it: while the ops is registered their calls find no node and
-	 * run no handler, and the next first address drops them.
+	 * left in it: while the ops is registered, their calls miss the address
+	 * cache, find no node and run no handler, and the next first address
+	 * drops them.
 	 */
 	if (ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");

@@ -418,8 +418,8 @@ struct fprobe_recorder {
 	u64			bytes;
 };
 
-static volatile sig_atomic_t fprobe_done;
-static volatile sig_atomic_t fprobe_child_done;
+static sig_atomic_t fprobe_done;
+static sig_atomic_t fprobe_child_done;
 
 static void fprobe__sig_done(int sig)
 {
@@ -428,7 +428,7 @@ static void fprobe__sig_done(int sig)
 	fprobe_done = 1;
 }
 
-static volatile sig_atomic_t fprobe_exec_errno;
+static sig_atomic_t fprobe_exec_errno;
 
 static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 				void *ucontext __maybe_unused)
