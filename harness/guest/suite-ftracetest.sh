@@ -1,5 +1,6 @@
 #!/bin/bash
-# The base's ftracetest: the dynamic-event and kprobe cases. Runs in the
+# The base's ftracetest: the dynamic-event and kprobe cases, and the
+# series' ftrace/fgraph-fault-inject.tc (its base fix). Runs in the
 # guest; prints ftracetest's KTAP, which harness/check reads on the host
 # with kunit.py parse. ftracetest reports UNSUPPORTED and UNTESTED as SKIP,
 # XFAIL as a pass, and FAIL, UNRESOLVED and a test bug as "not ok".
@@ -13,7 +14,8 @@ logdir=/tmp/ftracetest-logs
 # ftracetest's KTAP output (-K): the host reads it with kunit.py parse
 # (harness/check, "ktap: yes" above), which also checks the plan against the
 # results. Each test's own output is in $logdir.
-./ftracetest -K -l "$logdir" test.d/dynevent test.d/kprobe >/tmp/ftracetest.ktap 2>&1
+./ftracetest -K -l "$logdir" test.d/dynevent test.d/kprobe \
+	test.d/ftrace/fgraph-fault-inject.tc >/tmp/ftracetest.ktap 2>&1
 # add_remove_uprobe.tc probes the shell at the file offset of its first
 # executable mapping, assuming code that runs is there. In Debian's arm64
 # bash that segment starts at offset 0, the ELF header, which never runs:
