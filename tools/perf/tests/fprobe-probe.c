@@ -26,7 +26,7 @@ static int test__fprobe_probe_specs(struct test_suite *test __maybe_unused,
 	static const char * const bad[] = {
 		"", "   ", "vfs_read;", "vfs read!", "vfs_read 1count", "vfs_read count-1",
 		"vfs_* a b c d e f g", "vfs_read,", ",vfs_read", "vfs_read,,vfs_write",
-		"vfs_read,vfs;write",
+		"vfs_read,vfs;write", "vfs_*,!vfs_read", "!vfs_read", "vfs_read count,ksys_read",
 	};
 	struct fprobe_protos protos = { .vmlinux = NULL, };
 	struct fprobe_probes probes;

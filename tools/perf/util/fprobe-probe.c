@@ -82,6 +82,12 @@ int fprobe_probes__load_avail(struct fprobe_probes *probes)
 
 		if (sp)
 			*sp = '\0';
+		/*
+		 * The placeholders of functions whose ftrace site is gone (an
+		 * overridden weak function): listed, never attached
+		 */
+		if (strstarts(line, "__ftrace_invalid_address__"))
+			continue;
 		if (!*line || strlist__add(probes->avail, line) != -EEXIST)
 			continue;
 		/* several functions of the name: ftrace lists each */
@@ -442,8 +448,15 @@ static int fprobe_probe__split(struct fprobe_probe *probe)
 	while (!err && (glob = strsep(&rest, ","))) {
 		struct fprobe_glob *globs;
 
+		if (*glob == '!') {
+			pr_err("'%s' in '%s': to leave functions out, give them to -N\n",
+			       glob, probe->spec);
+			err = -EINVAL;
+			break;
+		}
 		if (!is_glob_or_func(glob)) {
-			pr_err("invalid function or glob '%s' in '%s'\n", glob, probe->spec);
+			pr_err("invalid function or glob '%s' in '%s'%s\n", glob, probe->spec,
+			       *glob ? "" : " (functions are apart by ',' with no blank)");
 			err = -EINVAL;
 			break;
 		}
@@ -504,7 +517,10 @@ int fprobe_probes__add(struct fprobe_probes *probes, const char *str)
 			continue;
 		}
 		if (!is_ident(tok)) {
-			pr_err("invalid parameter name '%s' in '%s'\n", tok, str);
+			pr_err("invalid parameter name '%s' in '%s'%s\n", tok, str,
+			       strchr(tok, ',') ?
+			       " (parameters come after the functions, apart by blanks; give the functions of other parameters their own -a)" :
+			       "");
 			goto out_inval;
 		}
 		if (probe->nr_params == FPROBE_CALL_MAX_ARGS) {

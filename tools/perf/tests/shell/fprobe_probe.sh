@@ -339,6 +339,22 @@ grep -q 'no probe' "$tmpdir/err" || fail "no 'no probe' error"
 if perf fprobe -a 'vfs_read 1x' -- true 2>/dev/null; then
 	fail "invalid parameter name accepted"
 fi
+# a list where parameters are (and the reason said), '!' instead of -N
+if perf fprobe -a 'vfs_read count,ksys_read' -- true 2>"$tmpdir/err"; then
+	fail "a list after a parameter accepted"
+fi
+grep -q "give the functions of other parameters their own -a" "$tmpdir/err" ||
+	fail "no hint for a list after a parameter: $(head -2 "$tmpdir/err")"
+if perf fprobe -a 'vfs_*,!vfs_read' -- true 2>"$tmpdir/err"; then
+	fail "'!' in a list accepted"
+fi
+grep -q "give them to -N" "$tmpdir/err" || fail "no hint for '!': $(head -2 "$tmpdir/err")"
+# ftrace's placeholders of functions with no ftrace site are never attached
+if grep -q '^__ftrace_invalid_address__' /sys/kernel/tracing/available_filter_functions; then
+	if perf fprobe --dry-run -a '__ftrace_invalid_address__*' >"$tmpdir/out" 2>&1; then
+		fail "__ftrace_invalid_address__ placeholders would be attached: $(head -3 "$tmpdir/out")"
+	fi
+fi
 # bad -m and -C: errors, and nothing left behind (checked below)
 rc=0
 perf fprobe -m many -a vfs_read -- true 2>"$tmpdir/err" || rc=$?
