@@ -477,6 +477,10 @@ static int fprobe_probe__split(struct fprobe_probe *probe)
 	return err;
 }
 
+/* "vfs_read count,ksys_read": a list after the parameters */
+static const char fprobe_list_hint[] =
+	" (the functions come before the parameters: give other functions their own -a)";
+
 /**
  * fprobe_probes__add - add the probe of one -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'
  * @probes: the probes of the run
@@ -518,9 +522,7 @@ int fprobe_probes__add(struct fprobe_probes *probes, const char *str)
 		}
 		if (!is_ident(tok)) {
 			pr_err("invalid parameter name '%s' in '%s'%s\n", tok, str,
-			       strchr(tok, ',') ?
-			       " (parameters come after the functions, apart by blanks; give the functions of other parameters their own -a)" :
-			       "");
+			       strchr(tok, ',') ? fprobe_list_hint : "");
 			goto out_inval;
 		}
 		if (probe->nr_params == FPROBE_CALL_MAX_ARGS) {

@@ -343,7 +343,7 @@ fi
 if perf fprobe -a 'vfs_read count,ksys_read' -- true 2>"$tmpdir/err"; then
 	fail "a list after a parameter accepted"
 fi
-grep -q "give the functions of other parameters their own -a" "$tmpdir/err" ||
+grep -q "give other functions their own -a" "$tmpdir/err" ||
 	fail "no hint for a list after a parameter: $(head -2 "$tmpdir/err")"
 if perf fprobe -a 'vfs_*,!vfs_read' -- true 2>"$tmpdir/err"; then
 	fail "'!' in a list accepted"
