@@ -352,7 +352,7 @@ grep -q "give them to -N" "$tmpdir/err" || fail "no hint for '!': $(head -2 "$tm
 # ftrace's placeholders of functions with no ftrace site are never attached
 if grep -q '^__ftrace_invalid_address__' /sys/kernel/tracing/available_filter_functions; then
 	if perf fprobe --dry-run -a '__ftrace_invalid_address__*' >"$tmpdir/out" 2>&1; then
-		fail "__ftrace_invalid_address__ placeholders would be attached: $(head -3 "$tmpdir/out")"
+		fail "ftrace's placeholders would be attached: $(head -3 "$tmpdir/out")"
 	fi
 fi
 # bad -m and -C: errors, and nothing left behind (checked below)
