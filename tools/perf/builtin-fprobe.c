@@ -71,6 +71,8 @@ struct perf_fprobe {
 	const char		*list_glob;
 	int			duration;
 	unsigned int		mmap_pages;	/* -m, per CPU; 0: perf's default */
+	enum fprobe_call_graph	call_graph;	/* --call-graph */
+	u32			stack_dump_size; /* --call-graph dwarf,SIZE */
 	bool			force_tracefs;
 	bool			dry_run;	/* list what would be attached */
 	bool			no_inherit;	/* -t: not the threads they create */
@@ -528,6 +530,8 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 		.mmap_pages	= fprobe->mmap_pages,
 		.duration	= fprobe->duration,
 		.no_inherit	= fprobe->no_inherit,
+		.call_graph	= fprobe->call_graph,
+		.stack_dump_size = fprobe->stack_dump_size,
 		.errors		= fprobe->errors,
 		.min_latency	= fprobe->ropts.min_latency,
 		.interrupted	= &fprobe_interrupted,
@@ -628,6 +632,16 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	fprobe_protos__exit(&fprobe->protos);
 }
 
+/* --call-graph none|kernel|fp|dwarf[,SIZE] */
+static int parse_call_graph(const struct option *opt, const char *str,
+			    int unset __maybe_unused)
+{
+	struct perf_fprobe *fprobe = opt->value;
+
+	return fprobe__parse_call_graph(str, &fprobe->call_graph,
+					&fprobe->stack_dump_size);
+}
+
 /* -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]' */
 static int parse_probe(const struct option *opt, const char *str,
 		       int unset __maybe_unused)
@@ -705,6 +719,9 @@ int cmd_fprobe(int argc, const char **argv)
 		     evlist__parse_mmap_pages),
 	OPT_INTEGER(0, "duration", &fprobe.duration,
 		    "Stop recording after this many seconds"),
+	OPT_CALLBACK(0, "call-graph", &fprobe, "none|kernel|fp|dwarf[,size]",
+		     "The callchain of each call: none, the kernel's (default), or with user space",
+		     parse_call_graph),
 	OPT_STRING('N', "notrace-funcs", &fprobe.probes.notrace, "glob[,glob...]",
 		   "Do not trace the functions these globs match"),
 	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,

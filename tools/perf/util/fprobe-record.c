@@ -40,9 +40,11 @@
 #include <linux/fprobe_pmu.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
+#include <internal/lib.h> // page_size
 #include <internal/xyarray.h>
 #include <perf/evsel.h>
 #include <perf/mmap.h>
@@ -316,6 +318,24 @@ int fprobe_pmu__max_funcs(void)
 	return max;
 }
 
+/*
+ * --call-graph dwarf copies the user stack into each record (8 KiB by
+ * default): without -m, the ring buffer of each CPU takes this many of
+ * them, not perf's default 512 KiB, which fills in a burst of 60 calls
+ */
+#define FPROBE_DWARF_RECORDS	256
+
+/* The ring buffer pages per CPU: -m, the default for dwarf, or 0 for perf's */
+static unsigned int fprobe__mmap_pages(const struct fprobe_record_opts *opts)
+{
+	unsigned long bytes;
+
+	if (opts->mmap_pages || opts->call_graph != FPROBE_CALL_GRAPH_DWARF)
+		return opts->mmap_pages;
+	bytes = (unsigned long)opts->stack_dump_size * FPROBE_DWARF_RECORDS;
+	return roundup_pow_of_two(DIV_ROUND_UP(bytes, page_size));
+}
+
 /**
  * fprobe_tracefs__record_argv - the argv of perf record on the fprobe events
  * @probes: the probes, their events added
@@ -353,8 +373,22 @@ const char **fprobe_tracefs__record_argv(const struct fprobe_probes *probes,
 	}
 	rec_argv[n++] = strdup("--period");
 	rec_argv[n++] = strdup("--sample-cpu");
-	rec_argv[n++] = strdup("-g");
-	rec_argv[n++] = strdup("--kernel-callchains");
+	switch (opts->call_graph) {
+	case FPROBE_CALL_GRAPH_KERNEL:
+		rec_argv[n++] = strdup("-g");
+		rec_argv[n++] = strdup("--kernel-callchains");
+		break;
+	case FPROBE_CALL_GRAPH_FP:
+		rec_argv[n++] = strdup("--call-graph=fp");
+		break;
+	case FPROBE_CALL_GRAPH_DWARF:
+		snprintf(buf, sizeof(buf), "--call-graph=dwarf,%u", opts->stack_dump_size);
+		rec_argv[n++] = strdup(buf);
+		break;
+	case FPROBE_CALL_GRAPH_NONE:
+	default:
+		break;
+	}
 	rec_argv[n++] = strdup("-o");
 	rec_argv[n++] = strdup(output);
 	if (opts->target.system_wide)
@@ -363,8 +397,8 @@ const char **fprobe_tracefs__record_argv(const struct fprobe_probes *probes,
 		rec_argv[n++] = strdup("-C");
 		rec_argv[n++] = strdup(opts->target.cpu_list);
 	}
-	if (opts->mmap_pages) {
-		snprintf(buf, sizeof(buf), "%u", opts->mmap_pages);
+	if (fprobe__mmap_pages(opts)) {
+		snprintf(buf, sizeof(buf), "%u", fprobe__mmap_pages(opts));
 		rec_argv[n++] = strdup("-m");
 		rec_argv[n++] = strdup(buf);
 	}
@@ -737,6 +771,40 @@ int fprobe_pmu__attr(const struct fprobe_probe *probe, const struct fprobe_probe
 }
 
 /**
+ * fprobe__parse_call_graph - parse --call-graph
+ * @str: none, kernel, fp or dwarf[,SIZE]; the last two as perf record
+ *	 takes them (parse_callchain_record()), with no maximum depth for fp
+ * @mode: set to the callchain to record
+ * @dump_size: set to the bytes of user stack that dwarf takes
+ *
+ * Return: 0, -1 with the error printed.
+ */
+int fprobe__parse_call_graph(const char *str, enum fprobe_call_graph *mode,
+			     u32 *dump_size)
+{
+	struct callchain_param param = {
+		.max_stack	= PERF_MAX_STACK_DEPTH,
+	};
+
+	if (!strcmp(str, "none") || !strcmp(str, "kernel")) {
+		*mode = str[0] == 'n' ? FPROBE_CALL_GRAPH_NONE : FPROBE_CALL_GRAPH_KERNEL;
+		return 0;
+	}
+	if ((strcmp(str, "fp") && strncmp(str, "dwarf", 5)) ||
+	    parse_callchain_record(str, &param) < 0) {
+		pr_err("invalid --call-graph '%s': none, kernel, fp or dwarf[,SIZE]\n", str);
+		return -1;
+	}
+	if (param.record_mode == CALLCHAIN_DWARF) {
+		*mode = FPROBE_CALL_GRAPH_DWARF;
+		*dump_size = param.dump_size;
+	} else {
+		*mode = FPROBE_CALL_GRAPH_FP;
+	}
+	return 0;
+}
+
+/**
  * fprobe_pmu__event_name - the name of the event of a probe
  * @probe: the probe
  *
@@ -806,10 +874,16 @@ static void fprobe_recorder__init_features(struct fprobe_recorder *rec)
 	perf_header__clear_feat(header, HEADER_STAT);
 }
 
-/* The kernel and module maps, and the threads of the target, for perf report */
+/*
+ * The kernel and module maps, and the threads of the target, for perf
+ * report; with user callchains, the maps of those threads too
+ */
 static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
-				       struct target *target)
+				       struct target *target,
+				       enum fprobe_call_graph call_graph)
 {
+	bool dwarf = call_graph == FPROBE_CALL_GRAPH_DWARF;
+	bool user = call_graph == FPROBE_CALL_GRAPH_FP || dwarf;
 	struct machine *machine = rec->machine;
 	struct perf_tool *tool = &rec->tool;
 
@@ -821,13 +895,13 @@ static int fprobe_recorder__synthesize(struct fprobe_recorder *rec,
 	if (target__has_task(target)) {
 		if (perf_event__synthesize_thread_map(tool, rec->evlist->core.threads,
 						      fprobe_recorder__process,
-						      machine, false, false) < 0)
+						      machine, user, dwarf) < 0)
 			pr_warning("failed to synthesize the comm of the traced tasks (did they exit?)\n");
 		return 0;
 	}
 	if (target__has_cpu(target))
 		return perf_event__synthesize_threads(tool, fprobe_recorder__process,
-						      machine, false, false, 1);
+						      machine, user, dwarf, 1);
 	return 0;
 }
 
@@ -882,15 +956,17 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 		.period_set	= true,
 		.raw_samples	= true,
 		.sample_cpu	= true,
-		.kernel_callchains = true,
-		.mmap_pages	= ropts->mmap_pages ?: UINT_MAX,
+		.kernel_callchains = ropts->call_graph == FPROBE_CALL_GRAPH_KERNEL,
+		.mmap_pages	= fprobe__mmap_pages(ropts) ?: UINT_MAX,
 		.user_freq	= UINT_MAX,
 		.user_interval	= ULLONG_MAX,
 		.no_inherit	= ropts->no_inherit,
 	};
 	struct callchain_param callchain = {
-		.enabled	= true,
-		.record_mode	= CALLCHAIN_FP,
+		.enabled	= ropts->call_graph != FPROBE_CALL_GRAPH_NONE,
+		.record_mode	= ropts->call_graph == FPROBE_CALL_GRAPH_DWARF ?
+				  CALLCHAIN_DWARF : CALLCHAIN_FP,
+		.dump_size	= ropts->stack_dump_size,
 		.max_stack	= PERF_MAX_STACK_DEPTH,
 	};
 	struct fprobe_recorder rec = {
@@ -925,6 +1001,18 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 		goto out_delete_evlist;
 	}
 	evlist__config(rec.evlist, &opts, &callchain);
+	/*
+	 * --call-graph dwarf: the maps of data too. perf's unwinder reads the
+	 * CFI table (.eh_frame_hdr) of a library through the map of its
+	 * address, in the read-only segment after the code: without it, no
+	 * frame is found beyond the first one in the C library.
+	 */
+	if (ropts->call_graph == FPROBE_CALL_GRAPH_DWARF) {
+		evlist__for_each_entry(rec.evlist, evsel) {
+			if (evsel->tracking)
+				evsel->core.attr.mmap_data = 1;
+		}
+	}
 
 	signal(SIGCHLD, fprobe__sig_done);
 	signal(SIGINT, fprobe__sig_done);
@@ -959,7 +1047,7 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 	if (live) {
 		/* no file: the symbols and comms of the calls, in live's machine */
 		rec.machine = live->machine;
-		if (fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
+		if (fprobe_recorder__synthesize(&rec, &opts.target, ropts->call_graph) < 0) {
 			pr_err("failed to set up the live output\n");
 			goto out_close;
 		}
@@ -979,7 +1067,7 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 	perf_session__set_id_hdr_size(rec.session);
 	fprobe_recorder__init_features(&rec);
 	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
-	    fprobe_recorder__synthesize(&rec, &opts.target) < 0) {
+	    fprobe_recorder__synthesize(&rec, &opts.target, ropts->call_graph) < 0) {
 		pr_err("failed to write the header of %s\n", output);
 		goto out_close;
 	}

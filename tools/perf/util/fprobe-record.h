@@ -29,6 +29,14 @@ struct perf_sample;
  */
 #define FPROBE_PMU_EVSEL	"fprobe"
 
+/* --call-graph: the callchain of each call */
+enum fprobe_call_graph {
+	FPROBE_CALL_GRAPH_KERNEL,	/* the kernel part only (the default) */
+	FPROBE_CALL_GRAPH_NONE,		/* none: the cheapest records */
+	FPROBE_CALL_GRAPH_FP,		/* and the user part, by frame pointers */
+	FPROBE_CALL_GRAPH_DWARF,	/* and the user part, unwound from DWARF */
+};
+
 /* What and how perf fprobe records */
 struct fprobe_record_opts {
 	struct target	target;
@@ -40,6 +48,8 @@ struct fprobe_record_opts {
 	int		pmu_type;
 	bool		pmu_filters;	/* errors and min_duration */
 	bool		pmu_exclude_opener;
+	enum fprobe_call_graph call_graph;
+	u32		stack_dump_size; /* --call-graph dwarf: user stack bytes */
 	/* the kernel-side filters, with pmu_filters */
 	bool		errors;
 	u64		min_latency;	/* ns */
@@ -78,6 +88,8 @@ int   fprobe_pmu__max_funcs(void);
 int   fprobe_pmu__attr(const struct fprobe_probe *probe, const struct fprobe_probes *probes,
 		       const struct fprobe_record_opts *opts, struct perf_event_attr *attr);
 char *fprobe_pmu__event_name(const struct fprobe_probe *probe);
+int   fprobe__parse_call_graph(const char *str, enum fprobe_call_graph *mode,
+			       u32 *dump_size);
 int   fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_opts *ropts,
 			 const char *output, struct fprobe_live *live, int argc,
 			 const char **argv);

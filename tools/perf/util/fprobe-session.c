@@ -39,11 +39,13 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "callchain.h"
 #include "hashmap.h"
 #include "machine.h"
 #include "sample.h"
 #include "session.h"
 #include "symbol.h"
+#include "thread.h"
 #include "tool.h"
 #include "fprobe-call.h"
 #include "fprobe-decode.h"
@@ -105,6 +107,7 @@ struct fprobe_session {
 	struct hashmap		*funcs_by_name;	/* DWARF of recorded functions */
 	struct hashmap		*syms_by_addr;	/* kernel symbols of recorded ips */
 	const char		*stack_buf[FPROBE_MAX_STACK];
+	const char		*user_buf[FPROBE_MAX_STACK];	/* innermost first */
 	/* the callchain stack_buf was resolved from, while it is valid */
 	u64			last_chain[FPROBE_MAX_STACK];
 	u64			last_chain_nr;
@@ -199,25 +202,82 @@ static const char *kernel_sym_name(struct fprobe_session *fs,
 	return sym ? sym->name : NULL;
 }
 
-/* The kernel callchain above the call, outermost first, in fs->stack_buf */
-static u32 fprobe_session__resolve_stack(struct fprobe_session *fs,
+/*
+ * The user-space part of the callchain of @sample (--call-graph fp or dwarf),
+ * innermost first, in @names: resolved by perf's callchain code, which
+ * unwinds the user stack taken with dwarf. Returns the number of frames.
+ */
+static u32 fprobe_session__user_stack(struct evsel *evsel, struct perf_sample *sample,
+				      struct machine *machine, const char **names,
+				      u32 max)
+{
+	struct callchain_cursor *cursor = get_tls_callchain_cursor();
+	struct callchain_cursor_node *node;
+	struct thread *thread;
+	u32 n = 0;
+
+	thread = machine__findnew_thread(machine, sample->pid, sample->tid);
+	if (!thread || !cursor ||
+	    thread__resolve_callchain(thread, cursor, evsel, sample, NULL, NULL,
+				      PERF_MAX_STACK_DEPTH) < 0) {
+		thread__put(thread);
+		return 0;
+	}
+	callchain_cursor_commit(cursor);
+	while ((node = callchain_cursor_current(cursor)) && n < max) {
+		/* the kernel frames are fprobe_session__resolve_stack()'s */
+		if (!machine__kernel_ip(machine, node->ip))
+			names[n++] = node->ms.sym ? node->ms.sym->name : "[unknown]";
+		callchain_cursor_advance(cursor);
+	}
+	thread__put(thread);
+	return n;
+}
+
+/* Whether @sample has a user-space callchain (--call-graph fp or dwarf) */
+static bool fprobe_sample__has_user_stack(struct perf_sample *sample)
+{
+	struct ip_callchain *chain = sample->callchain;
+	u64 i;
+
+	if (sample->user_regs.regs && sample->user_stack.size)
+		return true;
+	for (i = 0; chain && i < chain->nr; i++) {
+		if (chain->ips[i] == PERF_CONTEXT_USER)
+			return i + 1 < chain->nr;
+	}
+	return false;
+}
+
+/*
+ * The callchain above the call, outermost first, in fs->stack_buf: the
+ * user-space part, if recorded, then the kernel part
+ */
+static u32 fprobe_session__resolve_stack(struct fprobe_session *fs, struct evsel *evsel,
 					 struct perf_sample *sample,
 					 struct machine *machine, u64 func)
 {
 	struct ip_callchain *chain = sample->callchain;
 	const char *inner_first[FPROBE_MAX_STACK];
 	struct symbol *func_sym;
-	u32 n = 0, i;
+	u32 n = 0, i, nr_user = 0;
 	bool skip = true;
 
 	if (!chain)
 		return 0;
-	/* the calls of a recording mostly come from where the one before came */
+	/*
+	 * the calls of a recording mostly come from where the one before
+	 * came; not a user stack taken whole (dwarf), which the chain does not
+	 * say
+	 */
 	if (fs->last_chain_valid && chain->nr == fs->last_chain_nr &&
-	    func == fs->last_func &&
+	    func == fs->last_func && !sample->user_stack.size &&
 	    !memcmp(chain->ips, fs->last_chain, chain->nr * sizeof(u64)))
 		return fs->last_nr_stack;
 	fs->last_chain_valid = false;
+	if (fprobe_sample__has_user_stack(sample))
+		nr_user = fprobe_session__user_stack(evsel, sample, machine,
+						     fs->user_buf, FPROBE_MAX_STACK);
 	func_sym = fprobe_session__kernel_sym(fs, machine, func);
 	for (i = 0; i < chain->nr && n < FPROBE_MAX_STACK; i++) {
 		u64 ip = chain->ips[i];
@@ -250,8 +310,13 @@ static u32 fprobe_session__resolve_stack(struct fprobe_session *fs,
 			inner_first[n++] = kernel_sym_name(fs, machine, ip) ?: "[unknown]";
 		}
 	}
+	/* the outermost user frame first, the innermost kernel frame last */
+	nr_user = min(nr_user, FPROBE_MAX_STACK - n);
+	for (i = 0; i < nr_user; i++)
+		fs->stack_buf[i] = fs->user_buf[nr_user - 1 - i];
 	for (i = 0; i < n; i++)
-		fs->stack_buf[i] = inner_first[n - 1 - i];
+		fs->stack_buf[nr_user + i] = inner_first[n - 1 - i];
+	n += nr_user;
 	if (chain->nr <= FPROBE_MAX_STACK) {
 		memcpy(fs->last_chain, chain->ips, chain->nr * sizeof(u64));
 		fs->last_chain_nr = chain->nr;
@@ -557,7 +622,8 @@ static bool evsel__is_fprobe(struct evsel *evsel)
 	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
 }
 
-static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct fprobe_evinfo *info,
+static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct evsel *evsel,
+				      struct fprobe_evinfo *info,
 				      struct perf_sample *sample, struct machine *machine)
 {
 	struct fprobe_call call;
@@ -580,7 +646,7 @@ static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct fprobe_e
 	call.pid = sample->pid;
 	call.tid = sample->tid;
 	call.cpu = sample->cpu;
-	call.nr_stack = fprobe_session__resolve_stack(fs, sample, machine, call.func);
+	call.nr_stack = fprobe_session__resolve_stack(fs, evsel, sample, machine, call.func);
 	call.stack = fs->stack_buf;
 	dwarf = fprobe_session__func_dwarf(fs, call.name);
 	ret = fprobe_session__emit(fs, &call, fprobe_evinfo__arg_mask(info, dwarf, call.nargs),
@@ -644,7 +710,8 @@ static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evs
 		p->call.nargs = max(p->call.nargs, (u32)idx + 1);
 	}
 
-	p->call.nr_stack = fprobe_session__resolve_stack(fs, sample, machine, p->call.func);
+	p->call.nr_stack = fprobe_session__resolve_stack(fs, evsel, sample,
+							 machine, p->call.func);
 	if (p->call.nr_stack) {
 		p->call.stack = calloc(p->call.nr_stack, sizeof(*p->call.stack));
 		if (!p->call.stack)
@@ -729,7 +796,7 @@ int fprobe_session__sample(struct fprobe_session *fs, struct evsel *evsel,
 	if (!info)
 		return -ENOMEM;
 	if (info->pmu)
-		return fprobe_session__pmu_sample(fs, info, sample, machine);
+		return fprobe_session__pmu_sample(fs, evsel, info, sample, machine);
 	if (info->exit)
 		return fprobe_session__tp_exit(fs, evsel, sample, machine);
 	return fprobe_session__tp_entry(fs, evsel, info, sample, machine);
@@ -851,6 +918,12 @@ struct fprobe_session *fprobe_session__new(const struct fprobe_session_opts *opt
 
 	if (!fs)
 		return NULL;
+	/*
+	 * The frames of the report are functions, the user-space ones as the
+	 * kernel ones: no inlined frames, which perf's callchain code would
+	 * look up with addr2line at each address
+	 */
+	symbol_conf.inline_name = false;
 	fs->opts = *opts;
 	fs->tasks = hashmap__new(long_hash, long_equal, NULL);
 	fs->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);
@@ -970,6 +1043,14 @@ struct perf_session *fprobe_session__open(struct fprobe_session *fs, const char 
 		perf_session__delete(session);
 		return NULL;
 	}
+	/*
+	 * --call-graph dwarf: the maps of each thread get perf's unwinder
+	 * as they are read
+	 */
+	if ((evlist__combined_sample_type(session->evlist) &
+	     (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
+	    (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
+		dwarf_callchain_users = true;
 	fs->session = session;
 	return session;
 }
