@@ -512,6 +512,9 @@ static int fprobe__dry_run(struct perf_fprobe *fprobe)
 	signal(SIGINT, fprobe__sigint);
 	if (fprobe__prepare(fprobe, pmu) < 0)
 		return -1;
+	/* a filter the PMU would refuse fails the dry run as it would the run */
+	if (pmu && fprobe_pmu__set_filters(&fprobe->probes) < 0)
+		return -1;
 	fprobe_probes__print_funcs(&fprobe->probes, stdout);
 	fflush(stdout);
 	fprobe_probes__print_summary(&fprobe->probes, pmu ?

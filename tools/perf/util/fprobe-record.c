@@ -293,7 +293,8 @@ void fprobe_tracefs__remove_events(struct fprobe_probes *probes)
 /*
  * The filter of each probe's fprobe PMU event, for config1: the one
  * fprobe_probes__prepare() made (its globs that attach functions, less
- * those over the cap), else its globs
+ * those over the cap), else its globs. Fails, saying which, if a filter or
+ * the -N globs (config2) are longer than the PMU takes.
  */
 int fprobe_pmu__set_filters(struct fprobe_probes *probes)
 {
@@ -304,6 +305,16 @@ int fprobe_pmu__set_filters(struct fprobe_probes *probes)
 			probe->filter = strdup(probe->glob);
 		if (!probe->filter)
 			return -1;
+		if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
+			pr_err("the filter of '%s' is longer than the fprobe PMU takes (%d bytes): %s\n",
+			       probe->spec, FPROBE_PMU_FILTER_MAX - 1, probe->filter);
+			return -1;
+		}
+	}
+	if (probes->notrace && strlen(probes->notrace) + 1 > FPROBE_PMU_FILTER_MAX) {
+		pr_err("the -N globs are longer than the fprobe PMU takes (%d bytes)\n",
+		       FPROBE_PMU_FILTER_MAX - 1);
+		return -1;
 	}
 	return 0;
 }
@@ -449,8 +460,17 @@ struct fprobe_recorder {
 	struct evlist		*evlist;
 	struct fprobe_live	*live;
 	struct machine		*machine;
-	u64			bytes;
+	u64			bytes;		/* written, or in wbuf */
+	char			*wbuf;		/* the records not yet written */
+	size_t			wlen;
 };
+
+/*
+ * The records are written to the file in blocks of this size, not each
+ * with its own write(): a write per record of a hundred bytes was most of
+ * what the reader spent per call, and it fell behind the kernel.
+ */
+#define FPROBE_WRITE_BUF	(256 * 1024)
 
 static sig_atomic_t fprobe_done;
 static sig_atomic_t fprobe_child_done;
@@ -472,15 +492,36 @@ static void fprobe__exec_failed(int signo __maybe_unused, siginfo_t *info,
 	fprobe_done = 1;
 }
 
-static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
+static int fprobe_recorder__write_out(struct fprobe_recorder *rec, void *buf, size_t size)
 {
-	if (rec->live)
-		return 0;
 	if (perf_data__write(&rec->data, buf, size) < 0) {
 		pr_err("failed to write %s: %s\n", rec->data.path, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* Write the records kept in rec->wbuf to the file */
+static int fprobe_recorder__flush(struct fprobe_recorder *rec)
+{
+	size_t len = rec->wlen;
+
+	rec->wlen = 0;
+	return len ? fprobe_recorder__write_out(rec, rec->wbuf, len) : 0;
+}
+
+/* Add a record to the file: into rec->wbuf, written when it fills */
+static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t size)
+{
+	if (rec->live)
+		return 0;
 	rec->bytes += size;
+	if (size > FPROBE_WRITE_BUF - rec->wlen && fprobe_recorder__flush(rec) < 0)
+		return -1;
+	if (size > FPROBE_WRITE_BUF)
+		return fprobe_recorder__write_out(rec, buf, size);
+	memcpy(rec->wbuf + rec->wlen, buf, size);
+	rec->wlen += size;
 	return 0;
 }
 
@@ -685,7 +726,7 @@ static int fprobe_recorder__drain(struct fprobe_recorder *rec)
 	if (rec->bytes != before &&
 	    fprobe_recorder__write(rec, &round, sizeof(round)) < 0)
 		return -1;
-	return 0;
+	return fprobe_recorder__flush(rec);
 }
 
 /*
@@ -1061,6 +1102,11 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 		rec.session = NULL;
 		goto out_close;
 	}
+	rec.wbuf = malloc(FPROBE_WRITE_BUF);
+	if (!rec.wbuf) {
+		pr_err("failed to allocate the write buffer of %s\n", output);
+		goto out_close;
+	}
 	fd = perf_data__fd(&rec.data);
 	rec.session->evlist = rec.evlist;
 	rec.machine = &rec.session->machines.host;
@@ -1115,6 +1161,8 @@ start:
 		ret = 0;
 		goto out_close;
 	}
+	if (fprobe_recorder__flush(&rec) < 0)
+		goto out_close;
 	rec.session->header.data_size = rec.bytes;
 	if (perf_session__write_header(rec.session, rec.evlist, fd, true) < 0) {
 		pr_err("failed to finish %s\n", output);
@@ -1150,6 +1198,7 @@ out_delete_evlist:
 			live->evsel_delete(live, evsel);
 	}
 	evlist__delete(rec.evlist);
+	free(rec.wbuf);
 	return ret;
 }
 

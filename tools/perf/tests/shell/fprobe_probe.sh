@@ -320,6 +320,20 @@ if [ -w $max_funcs ]; then
 	old_max_funcs=
 fi
 
+# -N globs longer than the PMU takes: a dry run fails as the run would,
+# saying why, and neither reaches the kernel
+if [ "$(fprobe_path)" = pmu ]; then
+	long=$(printf 'fprobe_no_such_fn_%04d,' $(seq 1 250))
+	for dry in --dry-run ''; do
+		if perf fprobe record $dry -a vfs_read -N "$long" -o "$tmpdir/long.data" \
+			-- true >/dev/null 2>"$tmpdir/err"; then
+			fail "-N of ${#long} bytes accepted ${dry:-(run)}"
+		fi
+		grep -q 'the -N globs are longer than the fprobe PMU takes (4095 bytes)' \
+			"$tmpdir/err" || fail "-N of ${#long} bytes ${dry:-(run)}: $(cat "$tmpdir/err")"
+	done
+fi
+
 # a command that does not exist: an error naming why, not a crash
 rc=0
 perf fprobe -a vfs_read -- /no/such/command 2>"$tmpdir/err" || rc=$?
