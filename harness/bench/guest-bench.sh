@@ -1,7 +1,7 @@
 #!/bin/bash
 # The guest half of make bench (harness/bench/run), on one kernel:
 #   guest-bench.sh KERNEL(patched|base) REPS MS CALLS [SECTION...]
-# SECTION: percall scale tool (default: all three)
+# SECTION: percall scale tool peers (default: the first three)
 # Each per-call and scale run lasts MS milliseconds, or with CALLS > 0 makes
 # CALLS calls (MS then only bounds it: a run that reaches MS first fails).
 # The clock is VMRUN_CLOCK (harness/vm-run): "icount" when guest time
@@ -169,6 +169,79 @@ if [ "$kernel" = patched ] && want scale && [ -r /sys/bus/event_source/devices/f
 			"funcs=$funcs ns=$(((t1 - t0) * 1000))"
 	done
 	rm -f /tmp/star.data
+fi
+
+# 5. The peers (patched kernel, under icount): what each tool a user would
+# pick to see the latency of vfs_read adds to a call of dd bs=1 while it
+# watches every call, all on CPU 0 (the tool started there and left to
+# attach, then the workload there): (guest time with the tool - without)
+# over the calls, from two workload sizes. At most three repetitions.
+if [ "$kernel" = patched ] && want peers; then
+	bt_dir=$bench/bpftrace
+	[ -x "$bt_dir/bpftrace" ] || die "no $bt_dir/bpftrace: harness/bench/run copies it there"
+	# its libraries are Debian's, copied beside it: the initramfs has none
+	bt=("$bt_dir/lib/ld-linux-x86-64.so.2" --library-path "$bt_dir/lib" "$bt_dir/bpftrace")
+	lat='@s[tid] = nsecs; }'
+	bt_kfunc="kfunc:vfs_read { $lat kretfunc:vfs_read /@s[tid]/"
+	bt_kprobe="kprobe:vfs_read { $lat kretprobe:vfs_read /@s[tid]/"
+	plain='{ @h = hist(nsecs - @s[tid]); delete(@s[tid]); }'
+	kstack='{ @h[kstack] = hist(nsecs - @s[tid]); delete(@s[tid]); }'
+	peer_dd() { # COUNT: the guest ns of dd on CPU 0
+		local t0 t1
+		t0=$(now)
+		taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count="$1" 2>/dev/null
+		t1=$(now)
+		echo $(((t1 - t0) * 1000))
+	}
+	peer() { # NAME READY-FILE READY-PATTERN CMD...
+		local name=$1 file=$2 pat=$3 pid='' c lost
+		shift 3
+		rm -f /tmp/peer.out /tmp/peer.err /tmp/peer.data
+		if [ "$name" != none ]; then
+			taskset -c 0 "$@" >/tmp/peer.out 2>/tmp/peer.err &
+			pid=$!
+			for _ in $(seq 1200); do
+				grep -q "$pat" "$file" 2>/dev/null && break
+				kill -0 $pid 2>/dev/null || break
+				sleep 0.5
+			done
+			grep -q "$pat" "$file" 2>/dev/null ||
+				{ kill -INT $pid 2>/dev/null || true; tail -5 /tmp/peer.err; die "$name did not start"; }
+			sleep 1
+		fi
+		for c in 20000 120000; do
+			echo "BENCH peers kernel=$kernel clock=$clock rep=$r tool=$name calls=$c ns=$(peer_dd $c)"
+		done
+		[ -n "$pid" ] || return 0
+		kill -INT $pid
+		wait $pid || true
+		lost=$(sed -n 's/.* \([0-9]*\) records LOST.*/\1/p' /tmp/peer.err)
+		echo "BENCH peerlost kernel=$kernel rep=$r tool=$name lost=${lost:-0}"
+	}
+	# every call recorded, none throttled: as the other tools see them
+	echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate ||
+		die "cannot raise kernel.perf_event_max_sample_rate"
+	fp="perf fprobe record -A -a vfs_read -o /tmp/peer.data"
+	for r in $(seq "$((reps < 3 ? reps : 3))"); do
+		peer none - -
+		# shellcheck disable=SC2086 # $fp is split into its words
+		peer perf-fprobe /tmp/peer.err attached $fp
+		# shellcheck disable=SC2086
+		peer perf-fprobe-none /tmp/peer.err attached $fp --call-graph none
+		# shellcheck disable=SC2086
+		peer perf-fprobe-tracefs /tmp/peer.err attached $fp --tracefs
+		peer perf-ftrace-latency "$tr/current_tracer" function_graph \
+			perf ftrace latency -a -T vfs_read
+		peer bpftrace-kfunc /tmp/peer.out ready \
+			"${bt[@]}" -B line -e "BEGIN { printf(\"ready\\n\"); } $bt_kfunc $plain"
+		peer bpftrace-kfunc-kstack /tmp/peer.out ready \
+			"${bt[@]}" -B line -e "BEGIN { printf(\"ready\\n\"); } $bt_kfunc $kstack"
+		peer bpftrace-kprobe /tmp/peer.out ready \
+			"${bt[@]}" -B line -e "BEGIN { printf(\"ready\\n\"); } $bt_kprobe $plain"
+		peer bpftrace-kprobe-kstack /tmp/peer.out ready \
+			"${bt[@]}" -B line -e "BEGIN { printf(\"ready\\n\"); } $bt_kprobe $kstack"
+	done
+	rm -f /tmp/peer.data
 fi
 
 # 3. The tool (patched kernel): a syscall-heavy workload (dd reading

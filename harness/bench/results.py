@@ -74,6 +74,8 @@ REQUIRED = {
     "percall": ("kernel", "rep", "case", "calls", "ns"),
     "scale": ("kernel", "rep", "n", "calls", "ns", "reg_ns", "unreg_ns", "missed"),
     "tool": ("kernel", "rep", "tool", "calls", "ns"),
+    "peers": ("kernel", "rep", "tool", "calls", "ns"),
+    "peerlost": ("kernel", "rep", "tool", "lost"),
     "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
     "report": ("rep", "tool", "ns"),
@@ -100,7 +102,7 @@ def parse(paths):
                     errors.append(f"{path}: a {row['section']} line without "
                                   f"{', '.join(missing)}: {line.strip()}")
                     continue
-                if row["section"] in ("percall", "scale", "tool", "setup"):
+                if row["section"] in ("percall", "scale", "tool", "setup", "peers"):
                     row.setdefault("clock", "wall")
                 rows.append(row)
     return rows
@@ -438,6 +440,78 @@ def setup_section(rows, res):
           f"min {s['min']:.2f}, max {s['max']:.2f}")
 
 
+# the peers, in the order of the table, with what each is
+PEERS = (
+    ("perf-fprobe", "perf fprobe record -A -a vfs_read (the PMU, kernel callchains)"),
+    ("perf-fprobe-none", "perf fprobe record -A --call-graph none -a vfs_read"),
+    ("perf-fprobe-tracefs", "perf fprobe record -A --tracefs -a vfs_read"),
+    ("perf-ftrace-latency", "perf ftrace latency -a -T vfs_read"),
+    ("bpftrace-kfunc", "bpftrace kfunc/kretfunc, @h = hist(latency)"),
+    ("bpftrace-kfunc-kstack", "bpftrace kfunc/kretfunc, @h[kstack] = hist(latency)"),
+    ("bpftrace-kprobe", "bpftrace kprobe/kretprobe, @h = hist(latency)"),
+    ("bpftrace-kprobe-kstack", "bpftrace kprobe/kretprobe, @h[kstack] = hist(latency)"),
+)
+# the targets of perf fprobe against them: A / B at most this
+PEER_TARGETS = (
+    ("perf-fprobe", "bpftrace-kfunc-kstack", 0.5),
+    ("perf-fprobe-none", "bpftrace-kfunc", 1.0),
+)
+
+
+def peers_section(rows, res):
+    """section 5: the instructions each tool adds to a call of dd bs=1"""
+    sel = select(rows, "peers")
+    if not sel:
+        errors.append("no peers section (section 5)")
+        return
+    clock = section_clock(rows, "peers")
+    unit = "instructions" if clock == "icount" else "ns"
+    print(f"\n5. Peers: the {unit} each tool adds to a vfs_read of dd bs=1 while it watches "
+          "every call (patched kernel),\n"
+          "   everything on CPU 0; (with the tool - alone) / calls, from runs of 20000 and "
+          "120000 calls; mean \u00b1spread")
+    sizes = sorted({int(r["calls"]) for r in sel})
+    if len(sizes) != 2:
+        errors.append(f"the peers runs have {len(sizes)} workload sizes, not 2")
+        return
+    lo, hi = sizes
+    per_call = {}
+    for t in ("none",) + tuple(p for p, _ in PEERS):
+        big = per_rep(select(rows, "peers", tool=t, calls=str(hi)), lambda r: int(r["ns"]))
+        small = per_rep(select(rows, "peers", tool=t, calls=str(lo)), lambda r: int(r["ns"]))
+        if not big or not small:
+            errors.append(f"no peers result for {t}")
+            continue
+        per_call[t] = {r: (big[r] - small[r]) / (hi - lo) for r in big if r in small}
+    if "none" not in per_call:
+        return
+    alone = mean_spread(list(per_call["none"].values()))
+    res["peers"] = {"clock": clock, "calls": hi - lo, "workload": alone}
+    print(f"{'tool':<64}{unit + ' added per call':>24}")
+    print(f"{'dd alone (its own, per call)':<64}{fmt_insn(alone):>24}")
+    added = {}
+    for t, desc in PEERS:
+        if t not in per_call:
+            continue
+        added[t] = {r: per_call[t][r] - per_call["none"][r]
+                    for r in per_call[t] if r in per_call["none"]}
+        s = mean_spread(list(added[t].values()))
+        lost = [int(r["lost"]) for r in select(rows, "peerlost", tool=t) if int(r["lost"])]
+        res["peers"][t] = {"desc": desc, "added": s, "lost": lost}
+        note = f"  ({sum(lost)} records lost)" if lost else ""
+        print(f"{desc:<64}{fmt_insn(s):>24}{note}")
+    print("   targets, A / B of the instructions added:")
+    for a, b, target in PEER_TARGETS:
+        if a not in added or b not in added:
+            continue
+        rt = ratio_reps(added[a], added[b])
+        of_means = statistics.fmean(added[a].values()) / statistics.fmean(added[b].values())
+        met = of_means <= target
+        res["ratios"][f"peers {a}/{b}"] = dict(rt, of_means=of_means, target=target, met=met)
+        print(f"   {a} / {b}: {of_means:.2f}x, by repetition {fmt_ratio(rt)}"
+              f"  (target \u2264 {target}x: {'met' if met else 'NOT met'})")
+
+
 def main():
     out, logs = sys.argv[1], sys.argv[2:]
     rows = parse(logs)
@@ -603,6 +677,10 @@ def main():
                   f"{one[0][1] / 1024:.1f} MiB for {one[0][0]} calls, "
                   f"{one[1][1] / 1024:.1f} MiB for {one[1][0]}: "
                   f"{fmt(s['bytes_per_call'], ' bytes')} per call more")
+
+        # 5. The peers: under icount only
+        if select(rows, "peers") or clock["percall"] == "icount":
+            peers_section(rows, res)
 
     res["errors"] = errors
     with open(out, "w") as f:
