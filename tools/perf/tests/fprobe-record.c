@@ -42,11 +42,16 @@ static int test__fprobe_record_pmu(struct test_suite *test __maybe_unused,
 	probes.notrace = "ksys_write";
 	glob = malloc(FPROBE_PMU_FILTER_MAX + 1);
 	if (!glob || fprobe_probes__add(&probes, "vfs_read count buf") ||
-	    fprobe_probes__add(&probes, "ksys_*"))
+	    fprobe_probes__add(&probes, "ksys_*") || fprobe_pmu__set_filters(&probes))
 		goto out;
 	memset(glob, 'a', FPROBE_PMU_FILTER_MAX);
 	glob[FPROBE_PMU_FILTER_MAX] = '\0';
-	if (fprobe_probes__add(&probes, glob) || fprobe_pmu__set_filters(&probes))
+	/* -N globs and a filter the PMU would refuse: refused before it sees them */
+	probes.notrace = glob;
+	if (fprobe_pmu__set_filters(&probes) != -1)
+		goto out;
+	probes.notrace = "ksys_write";
+	if (fprobe_probes__add(&probes, glob) || fprobe_pmu__set_filters(&probes) != -1)
 		goto out;
 	read = list_first_entry(&probes.list, struct fprobe_probe, list);
 	ksys = list_next_entry(read, list);
