@@ -463,6 +463,7 @@ struct fprobe_recorder {
 	u64			bytes;		/* written, or in wbuf */
 	char			*wbuf;		/* the records not yet written */
 	size_t			wlen;
+	int			time_pos;	/* fprobe__time_pos() */
 };
 
 /*
@@ -526,6 +527,26 @@ static int fprobe_recorder__write(struct fprobe_recorder *rec, void *buf, size_t
 }
 
 /*
+ * The position of PERF_SAMPLE_TIME in the samples of the events of @evlist,
+ * if they all have the same sample types (perf fprobe's do), else -1
+ */
+static int fprobe__time_pos(struct evlist *evlist)
+{
+	u64 type = evlist__first(evlist)->core.attr.sample_type;
+	struct evsel *evsel;
+
+	evlist__for_each_entry(evlist, evsel) {
+		if (evsel->core.attr.sample_type != type)
+			return -1;
+	}
+	if (!(type & PERF_SAMPLE_TIME))
+		return -1;
+	/* the sample types before it, each one u64 */
+	return !!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) +
+	       !!(type & PERF_SAMPLE_TID);
+}
+
+/*
  * The first and last sample times, for the header (HEADER_SAMPLE_TIME), as
  * perf record writes them: perf fprobe report --time and perf report
  * --time take percentages of the recording from them. The ring buffers of
@@ -537,8 +558,15 @@ static void fprobe_recorder__sample_time(struct fprobe_recorder *rec,
 	struct evlist *evlist = rec->evlist;
 	u64 time;
 
-	if (event->header.type != PERF_RECORD_SAMPLE ||
-	    evlist__parse_sample_timestamp(evlist, event, &time) < 0 || !time)
+	if (event->header.type != PERF_RECORD_SAMPLE)
+		return;
+	/* where every event's samples have it: no lookup of the event by id */
+	if (rec->time_pos >= 0 &&
+	    event->header.size >= sizeof(event->header) + (rec->time_pos + 1) * sizeof(u64))
+		time = event->sample.array[rec->time_pos];
+	else if (evlist__parse_sample_timestamp(evlist, event, &time) < 0)
+		return;
+	if (!time)
 		return;
 	if (!evlist->first_sample_time || time < evlist->first_sample_time)
 		evlist->first_sample_time = time;
@@ -1077,6 +1105,8 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 		goto out_close;
 	}
 	fprobe_probes__print_summary(probes, "attached");
+	/* as opened: perf may leave out what the kernel does not know */
+	rec.time_pos = fprobe__time_pos(rec.evlist);
 	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
 		pr_err("failed to mmap the ring buffers: %s\n",
 		       str_error_r(errno, errbuf, sizeof(errbuf)));
