@@ -31,6 +31,7 @@
 #include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
 
+#include "util/callchain.h"
 #include "util/debug.h"
 #include "util/evlist.h"
 #include "util/intlist.h"
@@ -73,6 +74,7 @@ struct perf_fprobe {
 	unsigned int		mmap_pages;	/* -m, per CPU; 0: perf's default */
 	enum fprobe_call_graph	call_graph;	/* --call-graph */
 	u32			stack_dump_size; /* --call-graph dwarf,SIZE */
+	bool			call_graph_set;	/* --call-graph given */
 	bool			force_tracefs;
 	bool			dry_run;	/* list what would be attached */
 	bool			no_inherit;	/* -t: not the threads they create */
@@ -635,22 +637,29 @@ static void fprobe__exit(struct perf_fprobe *fprobe)
 	fprobe_protos__exit(&fprobe->protos);
 }
 
-/* --call-graph none|kernel|fp|dwarf[,SIZE] */
-static int parse_call_graph(const struct option *opt, const char *str,
-			    int unset __maybe_unused)
+/* --call-graph none|kernel|fp|dwarf[,SIZE]; --no-call-graph is none */
+static int parse_call_graph(const struct option *opt, const char *str, int unset)
 {
 	struct perf_fprobe *fprobe = opt->value;
 
+	fprobe->call_graph_set = true;
+	if (unset) {
+		fprobe->call_graph = FPROBE_CALL_GRAPH_NONE;
+		return 0;
+	}
 	return fprobe__parse_call_graph(str, &fprobe->call_graph,
 					&fprobe->stack_dump_size);
 }
 
 /* -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]' */
-static int parse_probe(const struct option *opt, const char *str,
-		       int unset __maybe_unused)
+static int parse_probe(const struct option *opt, const char *str, int unset)
 {
 	struct perf_fprobe *fprobe = opt->value;
 
+	if (unset) {
+		pr_err("-a takes a probe: there is no --no-add\n");
+		return -1;
+	}
 	return fprobe_probes__add(&fprobe->probes, str);
 }
 
@@ -757,6 +766,14 @@ int cmd_fprobe(int argc, const char **argv)
 	int ret = -1;
 
 	fprobe_probes__init(&fprobe.probes, &fprobe.protos);
+	/*
+	 * The frames of the reports are functions, outermost first, whatever
+	 * perfconfig's call-graph.order: the user-space ones, resolved by
+	 * perf's callchain code, in its callee order and with no inlined
+	 * frames (which would be looked up with addr2line at each address)
+	 */
+	callchain_param.order = ORDER_CALLEE;
+	symbol_conf.inline_name = false;
 	if (argc > 1) {
 		if (!strcmp(argv[1], "record")) {
 			fprobe.record_only = true;
@@ -832,6 +849,16 @@ int cmd_fprobe(int argc, const char **argv)
 	    (fprobe.outputs || fprobe.stdio || fprobe.output || fprobe.force_tracefs)) {
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
 		goto out;
+	}
+	/* perf fprobe trace prints no callchain: it records none */
+	if (fprobe.live) {
+		if (fprobe.call_graph == FPROBE_CALL_GRAPH_FP ||
+		    fprobe.call_graph == FPROBE_CALL_GRAPH_DWARF) {
+			pr_err("perf fprobe trace prints no callchains: --call-graph fp and dwarf are for perf fprobe and perf fprobe record\n");
+			goto out;
+		}
+		if (!fprobe.call_graph_set)
+			fprobe.call_graph = FPROBE_CALL_GRAPH_NONE;
 	}
 	/* what a run of the same command line would attach: no target needed */
 	if (fprobe.dry_run) {

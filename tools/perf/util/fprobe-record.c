@@ -306,8 +306,8 @@ int fprobe_pmu__set_filters(struct fprobe_probes *probes)
 		if (!probe->filter)
 			return -1;
 		if (strlen(probe->filter) + 1 > FPROBE_PMU_FILTER_MAX) {
-			pr_err("the filter of '%s' is longer than the fprobe PMU takes (%d bytes): %s\n",
-			       probe->spec, FPROBE_PMU_FILTER_MAX - 1, probe->filter);
+			pr_err("the filter of '%s' is %zu bytes, longer than the fprobe PMU takes (%d bytes): narrow its globs, or leave functions out with -N\n",
+			       probe->spec, strlen(probe->filter), FPROBE_PMU_FILTER_MAX - 1);
 			return -1;
 		}
 	}
@@ -332,9 +332,11 @@ int fprobe_pmu__max_funcs(void)
 /*
  * --call-graph dwarf copies the user stack into each record (8 KiB by
  * default): without -m, the ring buffer of each CPU takes this many of
- * them, not perf's default 512 KiB, which fills in a burst of 60 calls
+ * them, not perf's default 512 KiB, which fills in a burst of 60 calls;
+ * up to FPROBE_DWARF_BUF_MAX
  */
 #define FPROBE_DWARF_RECORDS	256
+#define FPROBE_DWARF_BUF_MAX	(4UL << 20)
 
 /* The ring buffer pages per CPU: -m, the default for dwarf, or 0 for perf's */
 static unsigned int fprobe__mmap_pages(const struct fprobe_record_opts *opts)
@@ -343,7 +345,8 @@ static unsigned int fprobe__mmap_pages(const struct fprobe_record_opts *opts)
 
 	if (opts->mmap_pages || opts->call_graph != FPROBE_CALL_GRAPH_DWARF)
 		return opts->mmap_pages;
-	bytes = (unsigned long)opts->stack_dump_size * FPROBE_DWARF_RECORDS;
+	bytes = min((unsigned long)opts->stack_dump_size * FPROBE_DWARF_RECORDS,
+		    FPROBE_DWARF_BUF_MAX);
 	return roundup_pow_of_two(DIV_ROUND_UP(bytes, page_size));
 }
 
@@ -855,8 +858,12 @@ int fprobe__parse_call_graph(const char *str, enum fprobe_call_graph *mode,
 		.max_stack	= PERF_MAX_STACK_DEPTH,
 	};
 
-	if (!strcmp(str, "none") || !strcmp(str, "kernel")) {
-		*mode = str[0] == 'n' ? FPROBE_CALL_GRAPH_NONE : FPROBE_CALL_GRAPH_KERNEL;
+	if (!strcmp(str, "none")) {
+		*mode = FPROBE_CALL_GRAPH_NONE;
+		return 0;
+	}
+	if (!strcmp(str, "kernel")) {
+		*mode = FPROBE_CALL_GRAPH_KERNEL;
 		return 0;
 	}
 	if ((strcmp(str, "fp") && strncmp(str, "dwarf", 5)) ||

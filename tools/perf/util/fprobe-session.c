@@ -317,7 +317,8 @@ static u32 fprobe_session__resolve_stack(struct fprobe_session *fs, struct evsel
 	for (i = 0; i < n; i++)
 		fs->stack_buf[nr_user + i] = inner_first[n - 1 - i];
 	n += nr_user;
-	if (chain->nr <= FPROBE_MAX_STACK) {
+	/* user frames are the task's: not to be handed to the next sample */
+	if (chain->nr <= FPROBE_MAX_STACK && !nr_user) {
 		memcpy(fs->last_chain, chain->ips, chain->nr * sizeof(u64));
 		fs->last_chain_nr = chain->nr;
 		fs->last_func = func;
@@ -918,12 +919,6 @@ struct fprobe_session *fprobe_session__new(const struct fprobe_session_opts *opt
 
 	if (!fs)
 		return NULL;
-	/*
-	 * The frames of the report are functions, the user-space ones as the
-	 * kernel ones: no inlined frames, which perf's callchain code would
-	 * look up with addr2line at each address
-	 */
-	symbol_conf.inline_name = false;
 	fs->opts = *opts;
 	fs->tasks = hashmap__new(long_hash, long_equal, NULL);
 	fs->funcs_by_name = hashmap__new(fprobe__str_hash, fprobe__str_equal, NULL);

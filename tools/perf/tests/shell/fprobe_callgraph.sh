@@ -105,6 +105,17 @@ if fprobe_events_in_tracefs; then
 	fi
 fi
 
+# --no-call-graph is none; perf fprobe trace, which prints no callchain,
+# takes none of the user-space ones
+perf fprobe record --no-call-graph -a vfs_read -o "$tmpdir/no.data" -- true 2>/dev/null ||
+	fail "perf fprobe record --no-call-graph"
+has_sample_type no CALLCHAIN && fail "--no-call-graph records callchains"
+if perf fprobe trace --call-graph fp -a vfs_read -- true >/dev/null 2>"$tmpdir/trace.err"; then
+	fail "perf fprobe trace --call-graph fp accepted"
+fi
+grep -q 'perf fprobe trace prints no callchains' "$tmpdir/trace.err" ||
+	fail "perf fprobe trace --call-graph fp: $(cat "$tmpdir/trace.err")"
+
 # bad modes are errors that say what is taken
 for bad in lbr 'dwarf,x' bogus; do
 	if perf fprobe record --call-graph "$bad" -a vfs_read -o "$tmpdir/bad.data" \
