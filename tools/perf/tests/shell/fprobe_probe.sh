@@ -330,7 +330,8 @@ if [ "$(fprobe_path)" = pmu ]; then
 			fail "-N of ${#long} bytes accepted ${dry:-(run)}"
 		fi
 		grep -q 'the -N globs are longer than the fprobe PMU takes (4095 bytes)' \
-			"$tmpdir/err" || fail "-N of ${#long} bytes ${dry:-(run)}: $(cat "$tmpdir/err")"
+			"$tmpdir/err" ||
+			fail "-N of ${#long} bytes ${dry:-(run)}: $(cat "$tmpdir/err")"
 	done
 fi
 
