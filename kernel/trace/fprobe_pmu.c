@@ -50,6 +50,7 @@
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/fprobe.h>
@@ -68,6 +69,7 @@
 #include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
@@ -75,6 +77,19 @@
 #include <asm/fprobe.h>
 
 #include "trace.h"
+
+/*
+ * A fetch argument of an entry record, parsed by fprobe_pmu_parse_fetch():
+ * the value at @arg, loaded from memory at each offset of @offs but the
+ * last (innermost first), then read at the last one: @size bytes, or a
+ * string for @size 0. With @depth 0, the argument itself.
+ */
+struct fprobe_pmu_fetch {
+	u8		arg;
+	u8		depth;
+	u8		size;
+	s32		offs[FPROBE_PMU_FETCH_DEPTH];
+};
 
 /**
  * struct fprobe_pmu_probe - the fprobe of the events of one config and filter
@@ -97,6 +112,13 @@
  *	(FPROBE_PMU_CONFIG_ERRORS, config3): without any, no exit record is
  *	checked against one.
  * @nargs: The number of arguments to capture at entry.
+ * @nfetch: The number of fetch arguments of the entry records.
+ * @fetch: The fetch arguments, from the filter.
+ * @nr_scope: The number of functions of the scope ('@' globs of the filter),
+ *	0 for none: then every call is seen.
+ * @scope_ips: Their addresses, sorted.
+ * @scope_ops: The function graph ops on them that count, per task, the
+ *	calls of the scope the task is in (its task variable).
  * @entry: Emit entry records.
  * @exit: Emit exit records (@fp has an exit handler).
  * @active: Per-CPU list of the events added on the CPU.
@@ -114,6 +136,11 @@ struct fprobe_pmu_probe {
 	atomic_t			nr_sampling;
 	atomic_t			nr_filtered;
 	unsigned int			nargs;
+	unsigned int			nfetch;
+	struct fprobe_pmu_fetch		fetch[FPROBE_PMU_MAX_FETCH];
+	unsigned int			nr_scope;
+	unsigned long			*scope_ips;
+	struct fgraph_ops		scope_ops;
 	bool				entry;
 	bool				exit;
 	struct hlist_head __percpu	*active;
@@ -167,6 +194,25 @@ static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
  * when it writes none: see fprobe_pmu_in_write().
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing_ctx);
+
+/* The fetch area of an entry record: a u64 per value, then the strings */
+#define FPROBE_PMU_FETCH_AREA_MAX	\
+	(FPROBE_PMU_MAX_FETCH * (sizeof(u64) + FPROBE_PMU_STRING_MAX))
+
+/*
+ * Per CPU and perf recursion context (interrupt_context_level(): the
+ * handlers of one context do not nest), the fetch area of the entry record
+ * being made, and the record itself when it wraps around the end of a
+ * ring buffer page (the exit records and those without fetch arguments
+ * use the stack).
+ */
+struct fprobe_pmu_fetch_buf {
+	u64	area[FPROBE_PMU_FETCH_AREA_MAX / sizeof(u64)];
+	u8	rec[sizeof(struct fprobe_pmu_record) + FPROBE_PMU_FETCH_AREA_MAX +
+		    FPROBE_PMU_MAX_ARGS * sizeof(u64)];
+};
+
+static DEFINE_PER_CPU(struct fprobe_pmu_fetch_buf, fprobe_pmu_fetch_bufs[PERF_NR_CONTEXTS]);
 
 static struct pmu fprobe_pmu;
 static bool fprobe_pmu_registered;
@@ -337,6 +383,62 @@ static __always_inline bool fprobe_pmu_excluded(struct fprobe_pmu_probe *probe)
 	       READ_ONCE(current->signal->pids[PIDTYPE_TGID]) == probe->opener;
 }
 
+/*
+ * Whether the call of @ip is out of the scope of @probe, which has one:
+ * made in an interrupt, or by a task in no call of the scope, and not a
+ * call of the scope itself (whose own count may not be up yet: the
+ * function graph ops run in no set order).
+ */
+static noinline bool fprobe_pmu_scope_miss(struct fprobe_pmu_probe *probe,
+					   unsigned long ip)
+{
+	unsigned int lo = 0, hi = probe->nr_scope;
+
+	if (!in_task() || !current->ret_stack)
+		return true;
+	if (*fgraph_get_task_var(&probe->scope_ops))
+		return false;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (probe->scope_ips[mid] == ip)
+			return false;
+		if (probe->scope_ips[mid] < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return true;
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_scope_miss);
+
+static __always_inline bool fprobe_pmu_out_of_scope(struct fprobe_pmu_probe *probe,
+						    unsigned long ip)
+{
+	return unlikely(probe->nr_scope) && fprobe_pmu_scope_miss(probe, ip);
+}
+
+/* A call of the scope begins: the task is in one more */
+static int fprobe_pmu_scope_entry(struct ftrace_graph_ent *trace,
+				  struct fgraph_ops *gops,
+				  struct ftrace_regs *fregs)
+{
+	(*fgraph_get_task_var(gops))++;
+	return 1;
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_scope_entry);
+
+static void fprobe_pmu_scope_return(struct ftrace_graph_ret *trace,
+				    struct fgraph_ops *gops,
+				    struct ftrace_regs *fregs)
+{
+	(*fgraph_get_task_var(gops))--;
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_scope_return);
+
 static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 {
 	struct fprobe_pmu_probe *probe = to_probe(fp);
@@ -419,12 +521,14 @@ NOKPROBE_SYMBOL(fprobe_pmu_wanted);
  */
 static noinline void fprobe_pmu_sample_general(struct perf_event *event,
 					       const struct fprobe_pmu_record *rec,
-					       const u64 *args,
+					       const u64 *args, const void *fetch,
+					       u32 fetch_size,
 					       struct ftrace_regs *fregs, u64 nr,
 					       u64 now, u64 period)
 {
 	struct perf_sample_data data __uninitialized;
 	struct perf_raw_frag args_frag __uninitialized;
+	struct perf_raw_frag fetch_frag __uninitialized;
 	struct perf_raw_record raw __uninitialized;
 	struct pt_regs *regs;
 	int rctx;
@@ -455,7 +559,11 @@ static noinline void fprobe_pmu_sample_general(struct perf_event *event,
 	args_frag.copy = NULL;
 	args_frag.data = (void *)args;
 	args_frag.size = rec->nargs * sizeof(u64);
-	raw.frag.next = rec->nargs ? &args_frag : NULL;
+	fetch_frag.next = rec->nargs ? &args_frag : NULL;
+	fetch_frag.copy = NULL;
+	fetch_frag.data = (void *)fetch;
+	fetch_frag.size = fetch_size;
+	raw.frag.next = fetch_size ? &fetch_frag : fetch_frag.next;
 	raw.frag.copy = NULL;
 	raw.frag.data = (void *)rec;
 	raw.frag.size = sizeof(*rec);
@@ -467,16 +575,20 @@ static noinline void fprobe_pmu_sample_general(struct perf_event *event,
 NOKPROBE_SYMBOL(fprobe_pmu_sample_general);
 
 /*
- * Write @rec and its arguments at @args at @dst, in the ring buffer: after
- * the u32 size of the raw data, so 4 bytes off the alignment of its words.
+ * Write @rec, its fetch area of @fetch_size bytes at @fetch and its
+ * arguments at @args at @dst, in the ring buffer: after the u32 size of
+ * the raw data, so 4 bytes off the alignment of its words.
  */
 static __always_inline void fprobe_pmu_put_record(void *dst,
 						  const struct fprobe_pmu_record *rec,
-						  const u64 *args)
+						  const u64 *args, const void *fetch,
+						  u32 fetch_size)
 {
-	u64 *arg = dst + sizeof(*rec);
+	u64 *arg = dst + sizeof(*rec) + fetch_size;
 
 	memcpy(dst, rec, sizeof(*rec));
+	if (fetch_size)
+		memcpy(dst + sizeof(*rec), fetch, fetch_size);
 	/* Unrolled, as fprobe_pmu_read_args(); nargs checked at open */
 	BUILD_BUG_ON(FPROBE_PMU_MAX_ARGS != 6);
 	switch (rec->nargs) {
@@ -518,11 +630,13 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
  */
 static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 					      struct fprobe_pmu_record *rec,
-					      const u64 *args,
+					      const u64 *args, const void *fetch,
+					      u32 fetch_size,
 					      struct ftrace_regs *fregs, u64 nr,
 					      u64 now)
 {
-	u8 buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
+	u8 stack_buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
+	u8 *buf = stack_buf;
 	struct perf_inplace_sample is __uninitialized;
 	struct perf_event *event;
 	struct hlist_node *node;
@@ -533,6 +647,8 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 
 	if (rec->type == FPROBE_PMU_REC_EXIT)
 		period = rec->duration;
+	if (fetch_size)
+		buf = this_cpu_ptr(&fprobe_pmu_fetch_bufs[interrupt_context_level()])->rec;
 	/* As for a software event: holds off perf_remove_from_context() */
 	local_irq_save(flags);
 	/* Saved for an NMI that comes while another context writes */
@@ -564,11 +680,13 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		ret = perf_inplace_sample_begin(&is, event, nr, rec->func, now,
 						period, rec->size, buf);
 		if (likely(ret > 0)) {
-			fprobe_pmu_put_record(is.raw, rec, args);
+			fprobe_pmu_put_record(is.raw, rec, args, fetch,
+					      fetch_size);
 			perf_inplace_sample_end(&is);
 		} else if (ret == -EOPNOTSUPP) {
-			fprobe_pmu_sample_general(event, rec, args, fregs, nr,
-						  now, period);
+			fprobe_pmu_sample_general(event, rec, args, fetch,
+						  fetch_size, fregs, nr, now,
+						  period);
 		}
 	}
 	__this_cpu_write(fprobe_pmu_writing_ctx, writing);
@@ -584,7 +702,8 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
  */
 static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 					       struct fprobe_pmu_record *rec,
-					       const u64 *args,
+					       const u64 *args, const void *fetch,
+					       u32 fetch_size,
 					       struct ftrace_regs *fregs,
 					       u64 nr, u64 now)
 {
@@ -605,7 +724,8 @@ static __always_inline void fprobe_pmu_deliver(struct fprobe_pmu_probe *probe,
 		if (unlikely(atomic_read(&probe->nr_filtered)) &&
 		    !fprobe_pmu_wanted(probe, rec))
 			return;
-		fprobe_pmu_sample(probe, rec, args, fregs, nr, now);
+		fprobe_pmu_sample(probe, rec, args, fetch, fetch_size, fregs,
+				  nr, now);
 		return;
 	}
 
@@ -629,7 +749,7 @@ static __always_inline void fprobe_pmu_init_record(struct fprobe_pmu_record *rec
 	rec->type = type;
 	rec->nargs = nargs;
 	rec->depth = depth;
-	rec->__reserved = 0;
+	rec->fetch_flags = 0;
 	rec->func = func;
 	rec->ret_ip = ret_ip;
 }
@@ -645,6 +765,124 @@ static __always_inline u32 fprobe_pmu_depth(struct fprobe_pmu_probe *probe)
 	return current->curr_ret_depth + !probe->exit;
 }
 
+/*
+ * Read @size bytes at @addr into @dst without faulting, from the user memory
+ * of the current task below TASK_SIZE where user and kernel addresses do
+ * not overlap (as probe events do): 0, or -EFAULT
+ */
+static __always_inline long fprobe_pmu_read_mem(void *dst, unsigned long addr,
+						size_t size)
+{
+#ifdef CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE
+	if (addr < TASK_SIZE)
+		return copy_from_user_nofault(dst, (void __user *)addr, size);
+#endif
+	return copy_from_kernel_nofault(dst, (void *)addr, size);
+}
+
+/*
+ * Copy the string at @addr to @dst, of FPROBE_PMU_STRING_MAX bytes, as
+ * fprobe_pmu_read_mem() reads: its length with the NUL, *@cut set if it was
+ * longer; or -EFAULT
+ */
+static long fprobe_pmu_read_string(char *dst, unsigned long addr, bool *cut)
+{
+	long len;
+	char c;
+
+#ifdef CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE
+	if (addr < TASK_SIZE)
+		len = strncpy_from_user_nofault(dst, (void __user *)addr,
+						FPROBE_PMU_STRING_MAX);
+	else
+#endif
+		len = strncpy_from_kernel_nofault(dst, (void *)addr,
+						  FPROBE_PMU_STRING_MAX);
+	/* Of the longest length: cut, unless its last byte is the NUL */
+	*cut = len == FPROBE_PMU_STRING_MAX &&
+	       (fprobe_pmu_read_mem(&c, addr + FPROBE_PMU_STRING_MAX - 1, 1) ||
+		c);
+	return len;
+}
+
+/*
+ * Read the fetch arguments of @probe at the entry of a call into the fetch
+ * area @area (see include/uapi/linux/fprobe_pmu.h), their fault and cut
+ * bits into *@flags. Return: the bytes of the area.
+ */
+static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
+				     struct ftrace_regs *fregs, u64 *area,
+				     u32 *flags)
+{
+	u32 pos = probe->nfetch * sizeof(u64), end;
+	unsigned int i, d;
+
+	*flags = 0;
+	for (i = 0; i < probe->nfetch; i++) {
+		const struct fprobe_pmu_fetch *f = &probe->fetch[i];
+		unsigned long v = ftrace_regs_get_argument(fregs, f->arg);
+		unsigned long addr;
+		bool cut;
+		long len;
+		union {
+			u8 b;
+			u16 h;
+			u32 w;
+			u64 q;
+		} val;
+
+		area[i] = 0;
+		if (!f->depth) {
+			/* A register: only its low bytes for a smaller type */
+			area[i] = f->size == 8 ? v : v & GENMASK_ULL(8 * f->size - 1, 0);
+			continue;
+		}
+		for (d = 0; d + 1 < f->depth; d++) {
+			if (fprobe_pmu_read_mem(&v, v + f->offs[d], sizeof(v)))
+				goto fault;
+		}
+		addr = v + f->offs[f->depth - 1];
+		if (!f->size) {
+			len = fprobe_pmu_read_string((char *)area + pos, addr,
+						     &cut);
+			if (len <= 0) {
+				*((char *)area + pos) = '\0';
+				len = 1;
+				*flags |= FPROBE_PMU_FETCH_FAULT(i);
+			} else if (cut) {
+				*flags |= FPROBE_PMU_FETCH_CUT(i);
+			}
+			area[i] = pos | (u64)len << 32;
+			pos += len;
+			continue;
+		}
+		if (fprobe_pmu_read_mem(&val, addr, f->size))
+			goto fault;
+		switch (f->size) {
+		case 1:
+			area[i] = val.b;
+			break;
+		case 2:
+			area[i] = val.h;
+			break;
+		case 4:
+			area[i] = val.w;
+			break;
+		default:
+			area[i] = val.q;
+			break;
+		}
+		continue;
+fault:
+		*flags |= FPROBE_PMU_FETCH_FAULT(i);
+	}
+	end = ALIGN(pos, sizeof(u64));
+	memset((char *)area + pos, 0, end - pos);
+	return end;
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_fetch);
+
 /* The entry record of a call, with its arguments at @args */
 static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 					     unsigned long entry_ip,
@@ -653,14 +891,23 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 					     const u64 *args, u64 now)
 {
 	struct fprobe_pmu_record rec __uninitialized;
+	u64 *area = NULL;
+	u32 fetch_size = 0, flags = 0;
 
+	if (probe->nfetch) {
+		area = this_cpu_ptr(&fprobe_pmu_fetch_bufs[interrupt_context_level()])->area;
+		fetch_size = fprobe_pmu_fetch(probe, fregs, area, &flags);
+	}
 	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_ENTRY, probe->nargs,
 			       fprobe_pmu_depth(probe), entry_ip, ret_ip);
+	rec.size += fetch_size;
+	rec.fetch_flags = flags;
 	rec.entry_time = now;
 	rec.duration = 0;
 	rec.retval = 0;
 	/* Entry records count calls only when there is no exit. */
-	fprobe_pmu_deliver(probe, &rec, args, fregs, !probe->exit, now);
+	fprobe_pmu_deliver(probe, &rec, args, area, fetch_size, fregs,
+			   !probe->exit, now);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry_record);
@@ -763,7 +1010,8 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 	 * and no exit to hook.
 	 */
 	if (hlist_empty(this_cpu_ptr(probe->active)) ||
-	    fprobe_pmu_excluded(probe) || fprobe_pmu_in_write())
+	    fprobe_pmu_excluded(probe) || fprobe_pmu_in_write() ||
+	    fprobe_pmu_out_of_scope(probe, entry_ip))
 		return 1;
 	if (fprobe_pmu_maybe_throttled(probe) && fprobe_pmu_drop(probe))
 		return 1;
@@ -775,7 +1023,8 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 			fprobe_pmu_entry_timed(probe, entry_ip, ret_ip, fregs,
 					       NULL);
 		else
-			fprobe_pmu_deliver(probe, NULL, NULL, fregs, 1, 0);
+			fprobe_pmu_deliver(probe, NULL, NULL, NULL, 0, fregs,
+					   1, 0);
 		return 1;
 	}
 
@@ -812,7 +1061,7 @@ static noinline void fprobe_pmu_exit_timed(struct fprobe_pmu_probe *probe,
 	 */
 	rec.duration = max_t(s64, now - call->entry_time, 0);
 	rec.retval = ftrace_regs_get_return_value(fregs);
-	fprobe_pmu_deliver(probe, &rec, call->args, fregs, 1, now);
+	fprobe_pmu_deliver(probe, &rec, call->args, NULL, 0, fregs, 1, now);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_exit_timed);
@@ -845,7 +1094,7 @@ static void fprobe_pmu_exit(struct fprobe *fp, unsigned long entry_ip,
 	if (call->timed)
 		fprobe_pmu_exit_timed(probe, entry_ip, ret_ip, fregs, call);
 	else
-		fprobe_pmu_deliver(probe, NULL, NULL, fregs, 1, 0);
+		fprobe_pmu_deliver(probe, NULL, NULL, NULL, 0, fregs, 1, 0);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_exit);
@@ -881,26 +1130,249 @@ static char *fprobe_pmu_copy_filter(u64 uaddr)
 	return buf;
 }
 
+/* Parse the fetch argument @arg into @f: 0, or -EINVAL */
+static int fprobe_pmu_parse_fetch_arg(const char *arg,
+				      struct fprobe_pmu_fetch *f)
+{
+	s32 outer[FPROBE_PMU_FETCH_DEPTH];
+	unsigned int depth = 0, i, size;
+	const char *p = arg;
+
+	/* [+|-]OFFS( around $argN, outermost first */
+	while (*p == '+' || *p == '-') {
+		bool neg = *p++ == '-';
+		s64 off = 0;
+
+		if (depth == FPROBE_PMU_FETCH_DEPTH || !isdigit(*p))
+			return -EINVAL;
+		while (isdigit(*p)) {
+			off = off * 10 + (*p++ - '0');
+			if (off > S32_MAX)
+				return -EINVAL;
+		}
+		if (*p++ != '(')
+			return -EINVAL;
+		outer[depth++] = neg ? -off : off;
+	}
+	if (strncmp(p, "$arg", 4) || p[4] < '1' ||
+	    p[4] > '0' + FPROBE_PMU_MAX_ARGS)
+		return -EINVAL;
+	f->arg = p[4] - '1';
+	p += 5;
+	for (i = 0; i < depth; i++) {
+		if (*p++ != ')')
+			return -EINVAL;
+	}
+	if (*p++ != ':')
+		return -EINVAL;
+	if (!strcmp(p, "string")) {
+		/* The address of a string: a memory reference */
+		if (!depth)
+			return -EINVAL;
+		size = 0;
+	} else if (*p == 'u' || *p == 's' || *p == 'x') {
+		if (kstrtouint(p + 1, 10, &size) ||
+		    (size != 8 && size != 16 && size != 32 && size != 64))
+			return -EINVAL;
+		size /= 8;
+	} else {
+		return -EINVAL;
+	}
+	f->depth = depth;
+	f->size = size;
+	for (i = 0; i < depth; i++)
+		f->offs[i] = outer[depth - 1 - i];
+	return 0;
+}
+
 /*
- * Register the fprobe of @probe on the functions of its filters: -ENOENT
- * if they select none, -E2BIG past max_funcs (fprobe_ips_from_filter())
+ * Parse the fetch arguments after the ';' of @filter, if it has one, into
+ * @fetch, their number into *@nfetch: 0, or -EINVAL for a malformed one,
+ * more than FPROBE_PMU_MAX_FETCH or none after the ';'
+ */
+static int fprobe_pmu_parse_fetch(const char *filter,
+				  struct fprobe_pmu_fetch *fetch,
+				  unsigned int *nfetch)
+{
+	const char *p = strchr(filter, ';');
+	char arg[64];
+	size_t len;
+	int ret;
+
+	*nfetch = 0;
+	if (!p)
+		return 0;
+	/* Globs before them */
+	if (filter + strspn(filter, ", \t\n") == p)
+		return -EINVAL;
+	for (p++; ; p += len) {
+		p = skip_spaces(p);
+		if (!*p)
+			break;
+		len = strcspn(p, " \t\n");
+		if (len >= sizeof(arg) || *nfetch == FPROBE_PMU_MAX_FETCH)
+			return -EINVAL;
+		memcpy(arg, p, len);
+		arg[len] = '\0';
+		ret = fprobe_pmu_parse_fetch_arg(arg, &fetch[(*nfetch)++]);
+		if (ret)
+			return ret;
+	}
+	return *nfetch ? 0 : -EINVAL;
+}
+
+/*
+ * Split the globs of @filter (before its fetch arguments) into those of the
+ * probed functions, *@globs, and those of the scope, *@scope, without their
+ * '@' (NULL if none): 0, -EINVAL for a filter of scope globs only, or an
+ * empty one, -ENOMEM. The strings are the caller's to free.
+ */
+static int fprobe_pmu_split_filter(const char *filter, char **globs,
+				   char **scope)
+{
+	size_t len = strcspn(filter, ";"), glen = 0, slen = 0, n;
+	const char *p = filter, *end = filter + len;
+
+	*globs = kzalloc(len + 1, GFP_KERNEL_ACCOUNT);
+	*scope = kzalloc(len + 1, GFP_KERNEL_ACCOUNT);
+	if (!*globs || !*scope)
+		goto out_free;
+	while (p < end) {
+		p += strspn(p, ", \t\n");
+		if (p >= end)
+			break;
+		n = min_t(size_t, strcspn(p, ", \t\n"), end - p);
+		if (*p == '@') {
+			if (n == 1)
+				goto out_inval;
+			slen += sprintf(*scope + slen, "%s%.*s", slen ? "," : "",
+					(int)n - 1, p + 1);
+		} else {
+			glen += sprintf(*globs + glen, "%s%.*s", glen ? "," : "",
+					(int)n, p);
+		}
+		p += n;
+	}
+	if (!glen)
+		goto out_inval;
+	if (!slen) {
+		kfree(*scope);
+		*scope = NULL;
+	}
+	return 0;
+
+out_inval:
+	kfree(*globs);
+	kfree(*scope);
+	*globs = *scope = NULL;
+	return -EINVAL;
+out_free:
+	kfree(*globs);
+	kfree(*scope);
+	*globs = *scope = NULL;
+	return -ENOMEM;
+}
+
+static int fprobe_pmu_cmp_ip(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Count the calls of the functions of @scope (globs) on each task: the
+ * function graph ops of @probe on them, registered. -ENOENT if the globs
+ * select no function, -E2BIG past max_funcs, -ENOSPC if no function graph
+ * ops is left (there are 16).
+ */
+static int fprobe_pmu_register_scope(struct fprobe_pmu_probe *probe,
+				     const char *scope, unsigned int max)
+{
+	unsigned long *addrs;
+	int n, ret;
+
+	n = fprobe_ips_from_filter(scope, NULL, max ?: 1, 0, &addrs);
+	if (n <= 0)
+		return n ?: -ENOENT;
+	if (n > max) {
+		kvfree(addrs);
+		return -E2BIG;
+	}
+	probe->scope_ips = kmemdup_array(addrs, n, sizeof(*addrs),
+					 GFP_KERNEL_ACCOUNT);
+	kvfree(addrs);
+	if (!probe->scope_ips)
+		return -ENOMEM;
+	sort(probe->scope_ips, n, sizeof(*addrs), fprobe_pmu_cmp_ip, NULL);
+	probe->scope_ops.entryfunc = fprobe_pmu_scope_entry;
+	probe->scope_ops.retfunc = fprobe_pmu_scope_return;
+	ret = ftrace_set_filter_ips(&probe->scope_ops.ops, probe->scope_ips,
+				    n, 0, 0);
+	if (!ret)
+		ret = register_ftrace_graph(&probe->scope_ops);
+	if (ret) {
+		ftrace_free_filter(&probe->scope_ops.ops);
+		kfree(probe->scope_ips);
+		probe->scope_ips = NULL;
+		return ret;
+	}
+	probe->nr_scope = n;
+	return 0;
+}
+
+static void fprobe_pmu_unregister_scope(struct fprobe_pmu_probe *probe)
+{
+	if (!probe->scope_ips)
+		return;
+	unregister_ftrace_graph(&probe->scope_ops);
+	ftrace_free_filter(&probe->scope_ops.ops);
+}
+
+/* Unregister the fprobe of @probe, then its scope */
+static void fprobe_pmu_unregister(struct fprobe_pmu_probe *probe)
+{
+	/* This waits for the running handlers of the probe. */
+	unregister_fprobe(&probe->fp);
+	fprobe_pmu_unregister_scope(probe);
+}
+
+/*
+ * Register the fprobe of @probe on the functions of its filters, after the
+ * counting of its scope: -ENOENT if they select none, -E2BIG past
+ * max_funcs (fprobe_ips_from_filter())
  */
 static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 {
 	unsigned int max = READ_ONCE(max_funcs);
+	char *globs, *scope;
 	unsigned long *addrs;
 	int ret;
 
-	/* max_funcs 0 lets no function through: the walk stops past one */
-	ret = fprobe_ips_from_filter(probe->filter, probe->notfilter, max ?: 1,
-				     0, &addrs);
-	if (ret <= 0)
+	ret = fprobe_pmu_split_filter(probe->filter, &globs, &scope);
+	if (ret)
 		return ret;
-	if (ret > max)
-		ret = -E2BIG;
-	else
-		ret = register_fprobe_ips(&probe->fp, addrs, ret);
-	kvfree(addrs);
+	if (scope) {
+		ret = fprobe_pmu_register_scope(probe, scope, max);
+		kfree(scope);
+		if (ret) {
+			kfree(globs);
+			return ret;
+		}
+	}
+	/* max_funcs 0 lets no function through: the walk stops past one */
+	ret = fprobe_ips_from_filter(globs, probe->notfilter, max ?: 1,
+				     0, &addrs);
+	kfree(globs);
+	if (ret > 0) {
+		if (ret > max)
+			ret = -E2BIG;
+		else
+			ret = register_fprobe_ips(&probe->fp, addrs, ret);
+		kvfree(addrs);
+	}
+	if (ret < 0)
+		fprobe_pmu_unregister_scope(probe);
 	return ret;
 }
 
@@ -908,6 +1380,7 @@ static void fprobe_pmu_free_probe(struct fprobe_pmu_probe *probe)
 {
 	put_pid(probe->opener);
 	free_percpu(probe->active);
+	kfree(probe->scope_ips);
 	kfree(probe->notfilter);
 	kfree(probe->filter);
 	kfree(probe);
@@ -919,8 +1392,7 @@ static void fprobe_pmu_put_probe(struct fprobe_pmu_probe *probe)
 		return;
 	list_del(&probe->list);
 	mutex_unlock(&fprobe_pmu_mutex);
-	/* This waits for the running handlers of the probe. */
-	unregister_fprobe(&probe->fp);
+	fprobe_pmu_unregister(probe);
 	fprobe_pmu_free_probe(probe);
 }
 
@@ -1006,7 +1478,8 @@ static struct fprobe_pmu_probe *fprobe_pmu_find_probe(u64 config,
  * one is unregistered.
  */
 static struct fprobe_pmu_probe *
-fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter)
+fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter,
+		     const struct fprobe_pmu_fetch *fetch, unsigned int nfetch)
 {
 	struct fprobe_pmu_probe *probe, *other;
 	struct pid *opener = NULL;
@@ -1053,6 +1526,8 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	/* The filters are the events' own: not the probe's */
 	probe->config = attr->config & ~FPROBE_PMU_CONFIG_FILTERS;
 	probe->nargs = attr->config & FPROBE_PMU_CONFIG_NARGS_MASK;
+	probe->nfetch = nfetch;
+	memcpy(probe->fetch, fetch, nfetch * sizeof(*fetch));
 	probe->entry = attr->config & FPROBE_PMU_CONFIG_ENTRY;
 	probe->exit = !(attr->config & FPROBE_PMU_CONFIG_NOEXIT);
 	probe->fp.entry_handler = fprobe_pmu_entry;
@@ -1074,7 +1549,7 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 		/* Made by another open meanwhile: share it. */
 		refcount_inc(&other->ref);
 		mutex_unlock(&fprobe_pmu_mutex);
-		unregister_fprobe(&probe->fp);
+		fprobe_pmu_unregister(probe);
 		fprobe_pmu_free_probe(probe);
 		return other;
 	}
@@ -1092,9 +1567,11 @@ out_free_filters:
 
 static int fprobe_pmu_event_init(struct perf_event *event)
 {
+	struct fprobe_pmu_fetch fetch[FPROBE_PMU_MAX_FETCH];
 	struct perf_event_attr *attr = &event->attr;
 	char *filter, *notfilter = NULL;
 	struct fprobe_pmu_probe *probe;
+	unsigned int nfetch;
 	int ret;
 
 	if (attr->type != fprobe_pmu.type)
@@ -1132,6 +1609,14 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 	filter = fprobe_pmu_copy_filter(attr->config1);
 	if (IS_ERR(filter))
 		return PTR_ERR(filter);
+	/* Fetch arguments are read for the entry records */
+	ret = fprobe_pmu_parse_fetch(filter, fetch, &nfetch);
+	if (!ret && nfetch && !(attr->config & FPROBE_PMU_CONFIG_ENTRY))
+		ret = -EINVAL;
+	if (ret) {
+		kfree(filter);
+		return ret;
+	}
 	if (attr->config2) {
 		notfilter = fprobe_pmu_copy_filter(attr->config2);
 		if (IS_ERR(notfilter)) {
@@ -1140,7 +1625,7 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 		}
 	}
 
-	probe = fprobe_pmu_get_probe(attr, filter, notfilter);
+	probe = fprobe_pmu_get_probe(attr, filter, notfilter, fetch, nfetch);
 	if (IS_ERR(probe))
 		return PTR_ERR(probe);
 
@@ -1206,8 +1691,38 @@ static const struct attribute_group fprobe_pmu_format_group = {
 	.attrs	= fprobe_pmu_format_attrs,
 };
 
+/* caps/max_fetch: the most fetch arguments a filter takes */
+static ssize_t max_fetch_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%d\n", FPROBE_PMU_MAX_FETCH);
+}
+
+static DEVICE_ATTR_RO(max_fetch);
+
+/* caps/scope: the filter takes '@' globs, a scope */
+static ssize_t scope_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "1\n");
+}
+
+static DEVICE_ATTR_RO(scope);
+
+static struct attribute *fprobe_pmu_caps_attrs[] = {
+	&dev_attr_max_fetch.attr,
+	&dev_attr_scope.attr,
+	NULL,
+};
+
+static const struct attribute_group fprobe_pmu_caps_group = {
+	.name	= "caps",
+	.attrs	= fprobe_pmu_caps_attrs,
+};
+
 static const struct attribute_group *fprobe_pmu_attr_groups[] = {
 	&fprobe_pmu_format_group,
+	&fprobe_pmu_caps_group,
 	NULL,
 };
 

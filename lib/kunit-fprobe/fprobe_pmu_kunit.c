@@ -113,6 +113,21 @@ static noinline int fprobe_pmu_kunit_outer(int x)
 	return inner_ptr(x) + 1;
 }
 
+/* What the fetch arguments of fprobe_pmu_test_fetch() read */
+struct fetch_obj {
+	u32			a;
+	const char		*name;
+	struct fetch_obj	*next;
+	char			tag[8];
+};
+
+static noinline int fprobe_pmu_kunit_fetch(struct fetch_obj *obj, const char *str,
+					   long v, const char __user *ustr)
+{
+	return obj->a + v + !!str + !!ustr;
+}
+
+static int (*fetch_ptr)(struct fetch_obj *, const char *, long, const char __user *);
 static int (*add_ptr)(int, int);
 static int (*delay_ptr)(int);
 static int (*sleep_ptr)(int);
@@ -177,7 +192,7 @@ static void capture_handler(struct perf_event *event,
 	}
 	if (len < sizeof(c->rec) || c->rec.nargs > FPROBE_PMU_MAX_ARGS ||
 	    c->rec.size != len || len != struct_size(&c->rec, args, c->rec.nargs) ||
-	    c->rec.version != FPROBE_PMU_RECORD_VERSION || c->rec.__reserved) {
+	    c->rec.version != FPROBE_PMU_RECORD_VERSION || c->rec.fetch_flags) {
 		cap->bad++;
 		goto out_unlock;
 	}
@@ -428,6 +443,43 @@ static void fprobe_pmu_test_depth(struct kunit *test)
 	KUNIT_EXPECT_GT(test, inner->rec.ret_ip, outer->rec.func);
 }
 
+/*
+ * A scope ('@' globs): only the calls made by a task inside a function of
+ * the scope are seen, and those of the scope itself; a filter of scope
+ * globs only, or a scope that matches nothing, is refused.
+ */
+static void fprobe_pmu_test_scope(struct kunit *test)
+{
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event_attr attr = {
+		.config		= 1,
+		.sample_period	= 1,
+		.sample_type	= PERF_SAMPLE_RAW,
+	};
+	struct perf_event *event;
+
+	event = open_event(test, 1,
+			   "fprobe_pmu_kunit_inner,fprobe_pmu_kunit_outer @fprobe_pmu_kunit_outer",
+			   NULL, 1);
+	KUNIT_EXPECT_EQ(test, inner_ptr(5), 10);	/* out of the scope */
+	KUNIT_EXPECT_EQ(test, outer_ptr(6), 13);	/* the scope, and inner(6) in it */
+	KUNIT_EXPECT_EQ(test, inner_ptr(7), 14);
+	KUNIT_EXPECT_EQ(test, close_event(event), 2);
+
+	KUNIT_ASSERT_EQ(test, t->cap->n, 2);
+	KUNIT_EXPECT_EQ(test, t->cap->recs[0].rec.func, entry_of(fprobe_pmu_kunit_inner));
+	KUNIT_EXPECT_EQ(test, t->cap->recs[0].rec.args[0], 6);
+	KUNIT_EXPECT_EQ(test, t->cap->recs[1].rec.func, entry_of(fprobe_pmu_kunit_outer));
+	KUNIT_EXPECT_EQ(test, t->cap->recs[1].rec.args[0], 6);
+
+	attr.config1 = user_string(test, 0, "@fprobe_pmu_kunit_outer");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_inner,@");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_inner,@no_such_function_xyz");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -ENOENT);
+}
+
 /* Whether @addr is in the function @func, after its first instruction */
 static bool in_function(u64 addr, void *func)
 {
@@ -526,6 +578,151 @@ static void fprobe_pmu_test_entry_records(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, entry->rec.ret_ip, exit->rec.ret_ip);
 		KUNIT_EXPECT_EQ(test, exit->rec.retval, i + 7);
 	}
+}
+
+/* The raw data of the records of fprobe_pmu_test_fetch(), as they came */
+struct fetch_capture {
+	spinlock_t	lock;	/* protects the fields below */
+	int		n;
+	u32		len[2];
+	u8		raw[2][1024] __aligned(8);
+};
+
+static void fetch_handler(struct perf_event *event, struct perf_sample_data *data,
+			  struct pt_regs *regs)
+{
+	struct fetch_capture *cap = event->overflow_handler_context;
+	struct perf_raw_frag *frag;
+	unsigned long flags;
+	u32 len = 0;
+
+	spin_lock_irqsave(&cap->lock, flags);
+	if (data->raw && cap->n < 2) {
+		for (frag = &data->raw->frag; ; frag = frag->next) {
+			if (len + frag->size > sizeof(cap->raw[0]))
+				break;
+			memcpy(cap->raw[cap->n] + len, frag->data, frag->size);
+			len += frag->size;
+			if (perf_raw_frag_last(frag))
+				break;
+		}
+		cap->len[cap->n++] = len;
+	}
+	spin_unlock_irqrestore(&cap->lock, flags);
+}
+
+/*
+ * Fetch arguments: members, a pointer followed, strings of the kernel and of
+ * the user, one cut at FPROBE_PMU_STRING_MAX, a register's low byte, and
+ * reads that fault, in the entry record's fetch area; the exit record has
+ * none. Malformed ones, and fetch arguments without entry records, are
+ * -EINVAL.
+ */
+static void fprobe_pmu_test_fetch(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"fprobe_pmu_kunit_fetch;", "fprobe_pmu_kunit_fetch; ", ";$arg1:u8",
+		"fprobe_pmu_kunit_fetch;$arg1", "fprobe_pmu_kunit_fetch;$arg0:u8",
+		"fprobe_pmu_kunit_fetch;$arg7:u8", "fprobe_pmu_kunit_fetch;$arg1:u7",
+		"fprobe_pmu_kunit_fetch;$arg1:string", "fprobe_pmu_kunit_fetch;+0($arg1:u8",
+		"fprobe_pmu_kunit_fetch;+0($arg1)):u8", "fprobe_pmu_kunit_fetch;+x($arg1):u8",
+		"fprobe_pmu_kunit_fetch;+2147483648($arg1):u8",
+		"fprobe_pmu_kunit_fetch;+0(+0(+0(+0(+0($arg1))))):u8",
+		"fprobe_pmu_kunit_fetch;$arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8",
+		"fprobe_pmu_kunit_fetch;$arg1:q8",
+	};
+	struct fprobe_pmu_test *t = test->priv;
+	struct perf_event_attr attr = {
+		.size		= sizeof(attr),
+		.config		= FPROBE_PMU_CONFIG_ENTRY | 1,
+		.sample_period	= 1,
+		.sample_type	= PERF_SAMPLE_RAW,
+	};
+	struct fetch_obj next = { .a = 0x55 }, obj = {
+		.a = 0xfeedf00d, .name = "member", .next = &next, .tag = "tag",
+	};
+	struct fetch_capture *cap;
+	struct fprobe_pmu_record *rec;
+	struct perf_event *event;
+	char *filter, *longstr;
+	const u8 *area;
+	u64 slot[8];
+	size_t i;
+
+	cap = kunit_kzalloc(test, sizeof(*cap), GFP_KERNEL);
+	filter = kunit_kzalloc(test, 512, GFP_KERNEL);
+	longstr = kunit_kzalloc(test, 300, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, cap && filter && longstr);
+	spin_lock_init(&cap->lock);
+	memset(longstr, 'x', 299);
+	user_string(test, PAGE_SIZE, "from user");
+
+	/*
+	 * obj->a, obj->name, obj->next->a, obj->tag, str (cut), $arg3's low
+	 * byte, obj->next->next->a (a fault), ustr
+	 */
+	scnprintf(filter, 512,
+		  "fprobe_pmu_kunit_fetch ; +%zu($arg1):u32 +0(+%zu($arg1)):string +%zu(+%zu($arg1)):x32 +%zu($arg1):string +0($arg2):string $arg3:u8 +%zu(+%zu(+%zu($arg1))):s32 +0($arg4):string",
+		  offsetof(struct fetch_obj, a), offsetof(struct fetch_obj, name),
+		  offsetof(struct fetch_obj, a), offsetof(struct fetch_obj, next),
+		  offsetof(struct fetch_obj, tag), offsetof(struct fetch_obj, a),
+		  offsetof(struct fetch_obj, next), offsetof(struct fetch_obj, next));
+	attr.type = fprobe_pmu_type();
+	attr.config1 = user_string(test, 0, filter);
+	event = perf_event_create_kernel_counter(&attr, -1, current, fetch_handler, cap);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	fetch_ptr(&obj, longstr, -2, (const char __user *)(t->ubuf + PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, close_event(event), 1);
+
+	KUNIT_ASSERT_EQ(test, cap->n, 2);
+	rec = (void *)cap->raw[0];
+	KUNIT_ASSERT_EQ(test, rec->type, FPROBE_PMU_REC_ENTRY);
+	KUNIT_EXPECT_EQ(test, rec->version, FPROBE_PMU_RECORD_VERSION);
+	KUNIT_ASSERT_LE(test, rec->size, cap->len[0]);
+	KUNIT_ASSERT_EQ(test, rec->nargs, 1);
+	/* the argument stays last */
+	KUNIT_EXPECT_EQ(test, *(u64 *)(cap->raw[0] + rec->size - 8), (unsigned long)&obj);
+	area = cap->raw[0] + sizeof(*rec);
+	KUNIT_ASSERT_EQ(test, (rec->size - sizeof(*rec) - 8) % 8, 0);
+	memcpy(slot, area, sizeof(slot));
+	KUNIT_EXPECT_EQ(test, slot[0], 0xfeedf00d);
+	KUNIT_EXPECT_EQ(test, slot[2], 0x55);
+	KUNIT_EXPECT_EQ(test, slot[5], 0xfe);
+	KUNIT_EXPECT_EQ(test, slot[6], 0);
+	KUNIT_EXPECT_EQ(test, rec->fetch_flags,
+			FPROBE_PMU_FETCH_FAULT(6) | FPROBE_PMU_FETCH_CUT(4));
+	/* strings: offset in the area, length with the NUL */
+	KUNIT_EXPECT_EQ(test, slot[1] >> 32, 7);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[1], "member");
+	KUNIT_EXPECT_EQ(test, slot[3] >> 32, 4);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[3], "tag");
+	KUNIT_EXPECT_EQ(test, slot[4] >> 32, FPROBE_PMU_STRING_MAX);
+	KUNIT_EXPECT_EQ(test, strlen((const char *)area + (u32)slot[4]),
+			FPROBE_PMU_STRING_MAX - 1);
+#ifdef CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[7], "from user");
+#endif
+	KUNIT_EXPECT_EQ(test, (u32)slot[1], sizeof(slot));
+	KUNIT_EXPECT_LE(test, (u32)slot[7] + (slot[7] >> 32), rec->size - sizeof(*rec) - 8);
+
+	/* the exit record: no fetch area */
+	rec = (void *)cap->raw[1];
+	KUNIT_EXPECT_EQ(test, rec->type, FPROBE_PMU_REC_EXIT);
+	KUNIT_EXPECT_EQ(test, rec->size, struct_size(rec, args, 1));
+	KUNIT_EXPECT_EQ(test, rec->fetch_flags, 0);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = FPROBE_PMU_CONFIG_ENTRY;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		attr.config1 = user_string(test, 0, bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, open_error(&attr), -EINVAL, "%s", bad[i]);
+	}
+	/* without entry records */
+	attr.config = 0;
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch;$arg1:u8");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
 }
 
 static void fprobe_pmu_test_noexit(struct kunit *test)
@@ -1152,6 +1349,7 @@ static void fprobe_pmu_test_filter_duration(struct kunit *test)
 static int fprobe_pmu_suite_init(struct kunit_suite *suite)
 {
 	add_ptr = fprobe_pmu_kunit_add;
+	fetch_ptr = fprobe_pmu_kunit_fetch;
 	delay_ptr = fprobe_pmu_kunit_delay;
 	sleep_ptr = fprobe_pmu_kunit_sleep;
 	timed_ptr = fprobe_pmu_kunit_timed;
@@ -1173,6 +1371,8 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_sample_regs),
 	KUNIT_CASE(fprobe_pmu_test_notfilter),
 	KUNIT_CASE(fprobe_pmu_test_entry_records),
+	KUNIT_CASE(fprobe_pmu_test_fetch),
+	KUNIT_CASE(fprobe_pmu_test_scope),
 	KUNIT_CASE(fprobe_pmu_test_noexit),
 	KUNIT_CASE(fprobe_pmu_test_period),
 	KUNIT_CASE(fprobe_pmu_test_shared_lost),

@@ -479,6 +479,10 @@ static int fprobe__prepare(struct perf_fprobe *fprobe, struct perf_pmu *pmu)
 {
 	struct fprobe_probes *probes = &fprobe->probes;
 
+	if (probes->scope && !pmu) {
+		pr_err("-G needs an fprobe PMU that takes a scope (/sys/bus/event_source/devices/fprobe/caps/scope): fprobe events in tracefs have none\n");
+		return -1;
+	}
 	if (fprobe->live && !pmu) {
 		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
 		return -1;
@@ -498,9 +502,37 @@ static int fprobe__prepare(struct perf_fprobe *fprobe, struct perf_pmu *pmu)
 	return fprobe_probes__prepare(probes, &fprobe_interrupted);
 }
 
+/* The most member paths and typed parameters a probe of @fprobe has */
+static int fprobe__nr_fetch(struct perf_fprobe *fprobe)
+{
+	struct fprobe_probe *probe;
+	int nr = 0;
+
+	list_for_each_entry(probe, &fprobe->probes.list, list)
+		nr = max(nr, probe->nr_fetch);
+	return nr;
+}
+
+/*
+ * The fprobe PMU, or NULL for fprobe events in tracefs: with --tracefs, or
+ * when the PMU cannot fetch what a probe asks (members, strings)
+ */
 static struct perf_pmu *fprobe__find_pmu(struct perf_fprobe *fprobe)
 {
-	return fprobe->force_tracefs ? NULL : perf_pmus__find("fprobe");
+	struct perf_pmu *pmu = fprobe->force_tracefs ? NULL : perf_pmus__find("fprobe");
+	int nr_fetch = fprobe__nr_fetch(fprobe);
+
+	if (pmu && fprobe->probes.scope && !fprobe_pmu__has_scope()) {
+		pr_info("perf fprobe: this fprobe PMU takes no scope (no caps/scope)\n");
+		pmu = NULL;
+	}
+	if (pmu && nr_fetch > fprobe_pmu__max_fetch()) {
+		pr_info("perf fprobe: this fprobe PMU cannot fetch %d member paths or typed parameters (caps/max_fetch: %d)%s\n",
+			nr_fetch, fprobe_pmu__max_fetch(),
+			fprobe->live ? "" : ": using fprobe events in tracefs");
+		pmu = NULL;
+	}
+	return pmu;
 }
 
 /*
@@ -663,6 +695,17 @@ static int parse_probe(const struct option *opt, const char *str, int unset)
 	return fprobe_probes__add(&fprobe->probes, str);
 }
 
+static int parse_scope(const struct option *opt, const char *str, int unset)
+{
+	struct perf_fprobe *fprobe = opt->value;
+
+	if (unset) {
+		pr_err("-G takes functions: there is no --no-graph-funcs\n");
+		return -1;
+	}
+	return fprobe_probes__add_scope(&fprobe->probes, str);
+}
+
 int cmd_fprobe(int argc, const char **argv)
 {
 	struct perf_fprobe fprobe = {
@@ -716,6 +759,9 @@ int cmd_fprobe(int argc, const char **argv)
 	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'",
 		     "Trace the matching functions, with the named parameters",
 		     parse_probe),
+	OPT_CALLBACK('G', "graph-funcs", &fprobe, "FUNC|GLOB[,...]",
+		     "Record only the calls made inside these functions (and theirs)",
+		     parse_scope),
 	OPT_BOOLEAN(0, "dry-run", &fprobe.dry_run,
 		    "List the functions -a would attach, and those skipped with why; attach none"),
 	OPT_BOOLEAN('A', "all-cpus", &fprobe.target.system_wide,

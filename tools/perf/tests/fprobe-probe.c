@@ -165,8 +165,11 @@ static int test__fprobe_probe_expand(struct test_suite *test __maybe_unused,
 		  "ksys_read -fprobe_test_no_such_function:unknown" },
 		/* a glob that matches none adds nothing, and is no error */
 		{ "nomatch_*,ksys_read",	"",			"ksys_read" },
-		/* matched twice by two probes; nothing left to trace */
-		{ "vfs_read|vfs_*",		"",			"error" },
+		/* matched by two probes: traced by the one naming it, else the first */
+		{ "vfs_read|vfs_*",		"",	"vfs_read,vfs_readv,vfs_write" },
+		{ "vfs_*|vfs_read",		"",	"vfs_read,vfs_readv,vfs_write" },
+		{ "vfs_read*|vfs_*",		"",	"vfs_read,vfs_readv,vfs_write" },
+		/* nothing left to trace */
 		{ "vfs_read",			"vfs_*",		"error" },
 		{ "vfs_*",			"*",			"error" },
 		{ "nomatch_*",			"",			"error" },
@@ -217,6 +220,9 @@ static int test__fprobe_probe_cap(struct test_suite *test __maybe_unused,
 		  "vfs_read,!vfs_readv*,![w-~]*,!v[g-~]*,!vf[t-~]*,!vfs[`-~]*,!vfs_[s-~]*,!vfs_r[f-~]*,!vfs_re[b-~]*,!vfs_rea[e-~]*,!vfs_read[w-~]*",
 		},
 		{ "vfs_*", 0, true, "error", "" },
+		/* what another probe traces is left out of the filter */
+		{ "vfs_*|vfs_read", -1, true, "vfs_read,vfs_readv,vfs_write", "vfs_*,!vfs_read" },
+		{ "vfs_read*|vfs_*", -1, true, "vfs_read,vfs_readv,vfs_write", "vfs_read*" },
 	};
 	char buf[256], filter[512];
 	size_t i;
@@ -236,10 +242,72 @@ static int test__fprobe_probe_cap(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * The fetch arguments of member paths and types, from the BTF of the
+ * running kernel: struct open_how is uapi, so its offsets are known; a
+ * struct file's are not, only the shape of what reads them.
+ */
+static int test__fprobe_probe_fetch(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	static const struct {
+		const char *spec, *filter;
+	} cases[] = {
+		{ "do_sys_openat2 filename:string", "do_sys_openat2;+0($arg2):string" },
+		{ "do_sys_openat2 dfd how->flags name=filename:string how->mode:x32",
+		  "do_sys_openat2;+0($arg3):u64 +0($arg2):string +8($arg3):x32" },
+		{ "do_sys_openat2 how->resolve dfd:u8", "do_sys_openat2;+16($arg3):u64 $arg1:u8" },
+		{ "do_sys_openat2 how[1].mode", "do_sys_openat2;+32($arg3):u64" },
+		/* each an error naming the part that is wrong */
+		{ "do_sys_openat2 how->nope", "error" },
+		{ "do_sys_openat2 dfd->x", "error" },
+		{ "do_sys_openat2 how:string", "error" },
+		{ "do_sys_openat2 how.flags", "error" },
+		{ "do_sys_openat2 how->flags:string", "error" },
+		{ "do_sys_openat2 filename->x", "error" },
+		{ "do_sys_openat2 nope->x", "error" },
+		{ "do_sys_openat2 how->flags how->flags", "error" },
+		{ "do_sys_openat2 dfd dfd=how->flags", "error" },
+		{ "do_sys_openat2 retval=dfd:u32", "error" },
+	};
+	struct fprobe_protos protos = { .vmlinux = NULL, .use_btf = true, };
+	int ret = TEST_OK;
+	size_t i;
+
+	if (!fprobe_protos__have(&protos, "the test")) {
+		fprobe_protos__exit(&protos);
+		return TEST_SKIP;
+	}
+	for (i = 0; i < ARRAY_SIZE(cases) && ret == TEST_OK; i++) {
+		char avail[] = "do_sys_openat2,vfs_read";
+		struct fprobe_probes probes;
+		const char *filter = "error";
+
+		fprobe_probes__init(&probes, &protos);
+		probes.avail = strlist__new(avail, NULL);
+		if (!probes.avail) {
+			ret = TEST_FAIL;
+			break;
+		}
+		if (!fprobe_probes__add(&probes, cases[i].spec) &&
+		    !fprobe_probes__prepare(&probes, NULL))
+			filter = list_first_entry(&probes.list, struct fprobe_probe, list)->filter;
+		if (strcmp(filter, cases[i].filter)) {
+			pr_debug("-a '%s': filter %s, expected %s\n", cases[i].spec, filter,
+				 cases[i].filter);
+			ret = TEST_FAIL;
+		}
+		fprobe_probes__exit(&probes);
+	}
+	fprobe_protos__exit(&protos);
+	return ret;
+}
+
 static struct test_case tests__fprobe_probe[] = {
 	TEST_CASE("fprobe probes: FUNC|GLOB[,FUNC|GLOB...] [PARAM...]", fprobe_probe_specs),
 	TEST_CASE("fprobe probes: globs, lists and the not-filter", fprobe_probe_expand),
 	TEST_CASE("fprobe probes: the cap on the functions attached", fprobe_probe_cap),
+	TEST_CASE("fprobe probes: member paths and types, from BTF", fprobe_probe_fetch),
 	{	.name = NULL, }
 };
 

@@ -190,6 +190,64 @@ static u32 make_record(char *buf, u16 type, u16 nargs)
 	return sizeof(rec) + nargs * sizeof(u64);
 }
 
+/*
+ * The fetch area of an entry record: a value, a string, a string cut and
+ * one that faulted; then the argument, still last
+ */
+static int test__fprobe_report_fetched(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	static const char * const types[] = { "s16", "string", "string", "x64" };
+	static const char * const names[] = { "mode", "name", "long", "ptr" };
+	struct fprobe_pmu_record rec = {
+		.version	= FPROBE_PMU_RECORD_VERSION,
+		.type		= FPROBE_PMU_REC_ENTRY,
+		.nargs		= 1,
+		.fetch_flags	= FPROBE_PMU_FETCH_CUT(2) | FPROBE_PMU_FETCH_FAULT(3),
+		.func		= 0xffffffff81234560ULL,
+	};
+	u64 raw[32], slots[4] = { 0xfffe, 32 | 6ULL << 32, 38 | 3ULL << 32, 0 }, arg = 0x77;
+	char *area = (char *)&raw[sizeof(rec) / 8];
+	struct fprobe_call call;
+
+	memset(raw, 0, sizeof(raw));
+	memcpy(area, slots, sizeof(slots));
+	memcpy(area + 32, "hello", 6);
+	memcpy(area + 38, "ab", 3);
+	/* 41 bytes of the area, padded to 48 */
+	rec.size = sizeof(rec) + 48 + sizeof(u64);
+	memcpy(raw, &rec, sizeof(rec));
+	memcpy(area + 48, &arg, sizeof(arg));
+
+	TEST_ASSERT_VAL("decode", !fprobe_pmu_record__decode(raw, rec.size, &call));
+	TEST_ASSERT_VAL("arg last", call.nargs == 1 && call.args[0] == 0x77);
+	TEST_ASSERT_VAL("fetched", !fprobe_pmu_record__fetched(raw, rec.size, types, names, 4,
+								&call));
+	TEST_ASSERT_VAL("nr", call.nr_fetch == 4);
+	TEST_ASSERT_VAL("value", call.fetch[0].kind == FPROBE_FETCH_SIGNED &&
+			call.fetch[0].size == 2 && call.fetch[0].val == 0xfffe &&
+			!strcmp(call.fetch[0].name, "mode") && !call.fetch[0].flags);
+	TEST_ASSERT_VAL("string", call.fetch[1].kind == FPROBE_FETCH_STRING &&
+			!strcmp(call.fetch[1].str, "hello") && !call.fetch[1].flags);
+	TEST_ASSERT_VAL("cut", !strcmp(call.fetch[2].str, "ab") &&
+			call.fetch[2].flags == FPROBE_FETCHED_CUT);
+	TEST_ASSERT_VAL("fault", call.fetch[3].kind == FPROBE_FETCH_HEX &&
+			call.fetch[3].flags == FPROBE_FETCHED_FAULT);
+
+	/* fewer values than the event fetches, a string out of the area */
+	TEST_ASSERT_VAL("too few", fprobe_pmu_record__fetched(raw, rec.size, types, names, 7,
+							      &call) == -EINVAL);
+	slots[1] = 44 | 6ULL << 32;
+	memcpy(area, slots, sizeof(slots));
+	TEST_ASSERT_VAL("string out", fprobe_pmu_record__fetched(raw, rec.size, types, names, 4,
+								 &call) == -EINVAL);
+	slots[1] = 32 | 5ULL << 32;
+	memcpy(area, slots, sizeof(slots));
+	TEST_ASSERT_VAL("no NUL", fprobe_pmu_record__fetched(raw, rec.size, types, names, 4,
+							     &call) == -EINVAL);
+	return TEST_OK;
+}
+
 static int test__fprobe_report_decode(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
@@ -237,17 +295,29 @@ static int test__fprobe_report_decode(struct test_suite *test __maybe_unused,
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 7);
 	TEST_ASSERT_VAL("nargs > 6", fprobe_pmu_record__decode(buf + 4, size, &call) == -EINVAL);
 
-	/* The size must be that of the header and the arguments */
+	/*
+	 * The size is that of the header, a fetch area of whole words and
+	 * the arguments; version 1 has no fetch area
+	 */
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 2);
+	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size + 4);
+	TEST_ASSERT_VAL("size", fprobe_pmu_record__decode(buf + 4, size + 4, &call) == -EINVAL);
+	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size - 8);
+	TEST_ASSERT_VAL("size < args", fprobe_pmu_record__decode(buf + 4, size, &call) == -EINVAL);
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size + 8);
-	TEST_ASSERT_VAL("size", fprobe_pmu_record__decode(buf + 4, size + 8, &call) == -EINVAL);
+	TEST_ASSERT_VAL("fetch area", !fprobe_pmu_record__decode(buf + 4, size + 8, &call));
+	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 1);
+	TEST_ASSERT_VAL("version 1 area",
+			fprobe_pmu_record__decode(buf + 4, size + 8, &call) == -EINVAL);
+	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size);
+	TEST_ASSERT_VAL("version 1", !fprobe_pmu_record__decode(buf + 4, size, &call));
 
 	/* A version this perf does not know is refused, and told */
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 2);
-	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 2);
-	TEST_ASSERT_VAL("version 2",
+	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 3);
+	TEST_ASSERT_VAL("version 3",
 			fprobe_pmu_record__decode(buf + 4, size, &call) == -EPROTONOSUPPORT);
-	TEST_ASSERT_VAL("version told", fprobe_pmu_record__version(buf + 4, size) == 2);
+	TEST_ASSERT_VAL("version told", fprobe_pmu_record__version(buf + 4, size) == 3);
 	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 0);
 	TEST_ASSERT_VAL("version 0",
 			fprobe_pmu_record__decode(buf + 4, size, &call) == -EPROTONOSUPPORT);
@@ -1054,6 +1124,7 @@ static int test__fprobe_report_settle(struct test_suite *test __maybe_unused,
 static struct test_case tests__fprobe_report[] = {
 	/* "fprobe report" in each, so that perf test 'fprobe report' runs them all */
 	TEST_CASE("fprobe report: PMU record decoding", fprobe_report_decode),
+	TEST_CASE("fprobe report: the fetch area of entry records", fprobe_report_fetched),
 	TEST_CASE("fprobe report: call nesting and tree values", fprobe_report_tree),
 	TEST_CASE("fprobe report: latency histograms", fprobe_report_hist),
 	TEST_CASE("fprobe report: folded stacks", fprobe_report_folded),

@@ -32,6 +32,7 @@ struct got_calls {
 	int			nr;
 	struct fprobe_call	calls[4];
 	u32			masks[4];
+	char			str[4][16];	/* the first string fetched */
 };
 
 static int got_call(const struct fprobe_call *call, u32 arg_mask,
@@ -42,6 +43,9 @@ static int got_call(const struct fprobe_call *call, u32 arg_mask,
 	if (got->nr == (int)ARRAY_SIZE(got->calls))
 		return -E2BIG;
 	got->masks[got->nr] = arg_mask;
+	got->str[got->nr][0] = '\0';
+	if (call->nr_fetch && call->fetch[0].str)
+		snprintf(got->str[got->nr], sizeof(got->str[0]), "%s", call->fetch[0].str);
 	got->calls[got->nr++] = *call;
 	return 0;
 }
@@ -155,6 +159,82 @@ static int test__fprobe_session_pmu(struct test_suite *test __maybe_unused,
 			 st->nr_calls, st->nr_incomplete, st->nr_bad);
 		goto out;
 	}
+	ret = TEST_OK;
+out:
+	fprobe_session__delete(fs);
+	if (evsel) {
+		fprobe_session__evsel_delete(evsel);
+		evsel__delete(evsel);
+	}
+	machine__exit(&machine);
+	return ret;
+}
+
+/*
+ * An event that fetches a string at entry: its entry record waits for the
+ * exit record of the call, which gets the string; an exit whose entry
+ * record was lost has none
+ */
+static int test__fprobe_session_fetched(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_MAX + 1,
+		.sample_type	= PERF_SAMPLE_RAW,
+	};
+	struct fprobe_report_opts ropts = { .min_latency = 0, };
+	struct fprobe_protos protos = { .vmlinux = NULL, };
+	struct got_calls got = { .nr = 0, };
+	struct fprobe_session_opts opts = {
+		.protos		= &protos,
+		.ropts		= &ropts,
+		.call		= got_call,
+		.call_arg	= &got,
+	};
+	struct fprobe_session *fs = NULL;
+	struct fprobe_pmu_record *rec;
+	struct perf_sample sample;
+	struct machine machine;
+	struct evsel *evsel;
+	u64 buf[16];
+	int ret = TEST_FAIL;
+
+	machine__init(&machine, "", HOST_KERNEL_ID);
+	evsel = evsel__new(&attr);
+	if (!evsel)
+		goto out;
+	evsel->name = strdup(FPROBE_PMU_EVSEL ":do_sys_openat2(dfd,name:string)");
+	fs = fprobe_session__new(&opts);
+	if (!evsel->name || !fs)
+		goto out;
+
+	memset(&sample, 0, sizeof(sample));
+	sample.tid = 42;
+	sample.raw_data = buf;
+
+	/* the entry record: one slot, "/etc" at 8, padded to 16 */
+	make_pmu_record(buf, FPROBE_PMU_REC_ENTRY, 1, 0);
+	rec = (void *)buf;
+	memmove(&buf[sizeof(*rec) / 8 + 2], &buf[sizeof(*rec) / 8], sizeof(u64));
+	buf[sizeof(*rec) / 8] = 8 | 5ULL << 32;
+	memcpy(&buf[sizeof(*rec) / 8 + 1], "/etc\0\0\0", 8);
+	rec->size += 16;
+	sample.raw_size = rec->size;
+	if (fprobe_session__sample(fs, evsel, &sample, &machine) || got.nr)
+		goto out;
+	sample.raw_size = make_pmu_record(buf, FPROBE_PMU_REC_EXIT, 1, 4321);
+	if (fprobe_session__sample(fs, evsel, &sample, &machine) || got.nr != 1)
+		goto out;
+	if (got.calls[0].nr_fetch != 1 || got.calls[0].args[0] != 3 ||
+	    got.calls[0].fetch[0].kind != FPROBE_FETCH_STRING ||
+	    strcmp(got.calls[0].fetch[0].name, "name") || strcmp(got.str[0], "/etc")) {
+		pr_debug("nr_fetch %u\n", got.calls[0].nr_fetch);
+		goto out;
+	}
+	/* an exit without its entry record */
+	if (fprobe_session__sample(fs, evsel, &sample, &machine) || got.nr != 2 ||
+	    got.calls[1].nr_fetch)
+		goto out;
 	ret = TEST_OK;
 out:
 	fprobe_session__delete(fs);
@@ -290,6 +370,7 @@ out:
 static struct test_case tests__fprobe_session[] = {
 	/* "fprobe session" in each, so that perf test 'fprobe session' runs them all */
 	TEST_CASE("fprobe session: fprobe PMU samples as calls", fprobe_session_pmu),
+	TEST_CASE("fprobe session: PMU entry records' fetched values at exit", fprobe_session_fetched),
 	TEST_CASE("fprobe session: tracefs entries and exits paired per thread",
 		  fprobe_session_tracefs),
 	{	.name = NULL, }

@@ -250,6 +250,7 @@ static int fprobe_btf__type(struct fprobe_btf *fb, u32 id, struct fprobe_type *t
 	int rid;
 
 	memset(type, 0, sizeof(*type));
+	type->id = id;
 	type->name = fprobe_btf__type_name(fb, id);
 	if (!type->name)
 		return -ENOMEM;
@@ -297,6 +298,179 @@ static int fprobe_btf__type(struct fprobe_btf *fb, u32 id, struct fprobe_type *t
 	if (size > 0 && size <= (s64)sizeof(u64))
 		type->size = size;
 	return 0;
+}
+
+/* @id seen through its typedefs and qualifiers, NULL for void */
+static const struct btf_type *fprobe_btf__real(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t) || btf_is_type_tag(t)))
+		t = t->type ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_kind(t) != BTF_KIND_UNKN ? t : NULL;
+}
+
+int fprobe_btf__tnode(struct fprobe_btf *fb, u64 id, struct fprobe_tnode *tn)
+{
+	const struct btf_type *t, *tt;
+	u32 target;
+
+	memset(tn, 0, sizeof(*tn));
+	t = id ? fprobe_btf__real(fb->btf, id) : NULL;
+	if (!t)
+		return id ? -ENOENT : 0;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		tn->kind = FPROBE_TNODE_POINTER;
+		tn->size = sizeof(u64);
+		target = t->type;
+		break;
+	case BTF_KIND_ARRAY:
+		tn->kind = FPROBE_TNODE_ARRAY;
+		tn->size = -1;
+		tn->nr_elems = btf_array(t)->nelems;
+		target = btf_array(t)->type;
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		tn->kind = FPROBE_TNODE_STRUCT;
+		tn->size = t->size;
+		return 0;
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		tn->kind = FPROBE_TNODE_SCALAR;
+		tn->size = t->size;
+		return 0;
+	default:
+		tn->kind = FPROBE_TNODE_OTHER;
+		return 0;
+	}
+	tn->target = target;
+	tn->target_size = -1;
+	tt = target ? fprobe_btf__real(fb->btf, target) : NULL;
+	if (tt) {
+		s64 size = btf__resolve_size(fb->btf, target);
+
+		tn->target_size = size < 0 ? -1 : size;
+		tn->is_char = btf_is_int(tt) && size == 1;
+	}
+	return 0;
+}
+
+int fprobe_btf__type_of(struct fprobe_btf *fb, u64 id, struct fprobe_type *type)
+{
+	return fprobe_btf__type(fb, id, type);
+}
+
+/*
+ * @fn on each member of the struct or union @t, at byte offset @base, the
+ * members of its anonymous struct and union members as its own; a non-zero
+ * return stops the walk and is returned
+ */
+static int fprobe_btf__walk_members(struct fprobe_btf *fb, const struct btf_type *t, u64 base,
+				    int (*fn)(struct fprobe_btf *fb, const char *name, u64 offset,
+					      const struct btf_member *m, bool bitfield,
+					      void *arg),
+				    void *arg, int level)
+{
+	const struct btf_member *m = btf_members(t);
+	int i, ret;
+
+	if (level > 8)
+		return 0;
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(fb->btf, m->name_off);
+		u32 bits = btf_member_bit_offset(t, i);
+		bool bitfield = btf_member_bitfield_size(t, i) || bits % 8;
+		u64 offset = base + bits / 8;
+
+		if (!name || !*name) {
+			const struct btf_type *mt = fprobe_btf__real(fb->btf, m->type);
+
+			if (mt && btf_is_composite(mt)) {
+				ret = fprobe_btf__walk_members(fb, mt, offset, fn, arg,
+							       level + 1);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		ret = fn(fb, name, offset, m, bitfield, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct fprobe_btf_find {
+	const char		*name;
+	u64			offset;
+	u32			type;
+	bool			bitfield;
+};
+
+static int fprobe_btf__find_cb(struct fprobe_btf *fb __maybe_unused, const char *name,
+			       u64 offset, const struct btf_member *m, bool bitfield,
+			       void *arg)
+{
+	struct fprobe_btf_find *bf = arg;
+
+	if (strcmp(name, bf->name))
+		return 0;
+	bf->offset = offset;
+	bf->type = m->type;
+	bf->bitfield = bitfield;
+	return 1;
+}
+
+int fprobe_btf__member(struct fprobe_btf *fb, u64 id, const char *name,
+		       u64 *offset, struct fprobe_type *type)
+{
+	const struct btf_type *t = id ? fprobe_btf__real(fb->btf, id) : NULL;
+	struct fprobe_btf_find bf = { .name = name };
+
+	if (!t || !btf_is_composite(t) ||
+	    fprobe_btf__walk_members(fb, t, 0, fprobe_btf__find_cb, &bf, 0) != 1)
+		return -ENOENT;
+	if (bf.bitfield)
+		return -EOPNOTSUPP;
+	*offset = bf.offset;
+	return fprobe_btf__type(fb, bf.type, type);
+}
+
+struct fprobe_btf_list {
+	int	(*fn)(const char *name, u64 offset, const struct fprobe_type *type, void *arg);
+	void	*arg;
+};
+
+static int fprobe_btf__list_cb(struct fprobe_btf *fb, const char *name, u64 offset,
+			       const struct btf_member *m, bool bitfield __maybe_unused,
+			       void *arg)
+{
+	struct fprobe_btf_list *bl = arg;
+	struct fprobe_type type;
+	int ret;
+
+	if (fprobe_btf__type(fb, m->type, &type) < 0)
+		return -ENOMEM;
+	ret = bl->fn(name, offset, &type, bl->arg);
+	fprobe_type__exit(&type);
+	return ret;
+}
+
+int fprobe_btf__members(struct fprobe_btf *fb, u64 id,
+			int (*fn)(const char *name, u64 offset,
+				  const struct fprobe_type *type, void *arg),
+			void *arg)
+{
+	const struct btf_type *t = id ? fprobe_btf__real(fb->btf, id) : NULL;
+	struct fprobe_btf_list bl = { .fn = fn, .arg = arg };
+
+	if (!t || !btf_is_composite(t))
+		return -ENOENT;
+	return fprobe_btf__walk_members(fb, t, 0, fprobe_btf__list_cb, &bl, 0);
 }
 
 struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb, const char *name)
@@ -397,6 +571,33 @@ void fprobe_btf__delete(struct fprobe_btf *fb __maybe_unused)
 const char *fprobe_btf__path(const struct fprobe_btf *fb __maybe_unused)
 {
 	return "";
+}
+
+int fprobe_btf__tnode(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
+		      struct fprobe_tnode *tn __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+int fprobe_btf__type_of(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
+			struct fprobe_type *type __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+int fprobe_btf__member(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
+		       const char *name __maybe_unused, u64 *offset __maybe_unused,
+		       struct fprobe_type *type __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+int fprobe_btf__members(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
+			int (*fn)(const char *name, u64 offset,
+				  const struct fprobe_type *type, void *arg) __maybe_unused,
+			void *arg __maybe_unused)
+{
+	return -ENOTSUP;
 }
 
 struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb __maybe_unused,

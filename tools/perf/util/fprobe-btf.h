@@ -31,5 +31,14 @@ struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb, const char *nam
  */
 int fprobe_btf__walk_funcs(struct fprobe_btf *fb,
 			   int (*fn)(const char *name, void *arg), void *arg);
+/* Member paths, as fprobe_dwarf__tnode() and its kin, on BTF type ids */
+int fprobe_btf__tnode(struct fprobe_btf *fb, u64 id, struct fprobe_tnode *tn);
+int fprobe_btf__type_of(struct fprobe_btf *fb, u64 id, struct fprobe_type *type);
+int fprobe_btf__member(struct fprobe_btf *fb, u64 id, const char *name,
+		       u64 *offset, struct fprobe_type *type);
+int fprobe_btf__members(struct fprobe_btf *fb, u64 id,
+			int (*fn)(const char *name, u64 offset,
+				  const struct fprobe_type *type, void *arg),
+			void *arg);
 
 #endif /* __PERF_FPROBE_BTF_H */

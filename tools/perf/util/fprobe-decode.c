@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/fprobe_pmu.h>
 
@@ -43,7 +44,8 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 		return -EINVAL;
 
 	memcpy(&rec, raw, offsetof(struct fprobe_pmu_record, type));
-	if (rec.version != FPROBE_PMU_RECORD_VERSION)
+	/* version 1 is version 2 without fetch area */
+	if (rec.version != FPROBE_PMU_RECORD_VERSION && rec.version != 1)
 		return -EPROTONOSUPPORT;
 	if (size < sizeof(rec))
 		return -EINVAL;
@@ -51,7 +53,9 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 	memcpy(&rec, raw, sizeof(rec));
 	if (rec.nargs > FPROBE_PMU_MAX_ARGS || rec.nargs > FPROBE_CALL_MAX_ARGS)
 		return -EINVAL;
-	if (rec.size != sizeof(rec) + rec.nargs * sizeof(u64))
+	if (rec.size < sizeof(rec) + rec.nargs * sizeof(u64) ||
+	    (rec.size - sizeof(rec)) % sizeof(u64) ||
+	    (rec.version == 1 && rec.size != sizeof(rec) + rec.nargs * sizeof(u64)))
 		return -EINVAL;
 	if (size < rec.size || size > rec.size + FPROBE_PMU_RAW_PAD)
 		return -EINVAL;
@@ -77,7 +81,73 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 	call->depth = rec.depth;
 	call->nargs = rec.nargs;
 	memset(call->args, 0, sizeof(call->args));
-	memcpy(call->args, (const char *)raw + sizeof(rec), rec.nargs * sizeof(u64));
+	/* the arguments are the last words of the record, after the fetch area */
+	memcpy(call->args, (const char *)raw + rec.size - rec.nargs * sizeof(u64),
+	       rec.nargs * sizeof(u64));
+	return 0;
+}
+
+/**
+ * fprobe_pmu_record__fetched - the values of the fetch area of a record
+ * @raw: the PERF_SAMPLE_RAW payload, which fprobe_pmu_record__decode() took
+ * @size: its size in bytes
+ * @types: the fetch type of each value ("string", "u32", "x64", ...)
+ * @names: the name of each
+ * @n: the number of values the record's event fetches
+ * @call: its fetch[] and nr_fetch set; a string points into @raw
+ *
+ * Return: 0 (nr_fetch 0 for a record without fetch area, an exit record);
+ * -EINVAL if the area holds fewer than @n values, or a string that is not
+ * in it or not NUL-terminated, or @n is more than FPROBE_CALL_MAX_FETCH.
+ */
+int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *types,
+			       const char * const *names, u32 n, struct fprobe_call *call)
+{
+	struct fprobe_pmu_record rec;
+	const char *area;
+	u32 area_size, i;
+
+	call->nr_fetch = 0;
+	if (!raw || size < sizeof(rec) || n > FPROBE_CALL_MAX_FETCH)
+		return -EINVAL;
+	memcpy(&rec, raw, sizeof(rec));
+	if (rec.size > size || rec.size < sizeof(rec) + rec.nargs * sizeof(u64))
+		return -EINVAL;
+	area = (const char *)raw + sizeof(rec);
+	area_size = rec.size - sizeof(rec) - rec.nargs * sizeof(u64);
+	if (!area_size)
+		return 0;
+	if (area_size < n * sizeof(u64))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		struct fprobe_fetched *v = &call->fetch[i];
+		u64 slot;
+
+		memcpy(&slot, area + i * sizeof(u64), sizeof(slot));
+		memset(v, 0, sizeof(*v));
+		v->name = names[i];
+		if (rec.fetch_flags & FPROBE_PMU_FETCH_FAULT(i))
+			v->flags |= FPROBE_FETCHED_FAULT;
+		if (rec.fetch_flags & FPROBE_PMU_FETCH_CUT(i))
+			v->flags |= FPROBE_FETCHED_CUT;
+		if (!strcmp(types[i], "string")) {
+			u32 off = slot, len = slot >> 32;
+
+			if (off < n * sizeof(u64) || off > area_size || !len ||
+			    len > area_size - off || area[off + len - 1])
+				return -EINVAL;
+			v->kind = FPROBE_FETCH_STRING;
+			v->str = area + off;
+			continue;
+		}
+		v->kind = types[i][0] == 's' ? FPROBE_FETCH_SIGNED :
+			  types[i][0] == 'x' ? FPROBE_FETCH_HEX : FPROBE_FETCH_UNSIGNED;
+		v->size = atoi(types[i] + 1) / 8;
+		if (v->size != 1 && v->size != 2 && v->size != 4 && v->size != 8)
+			return -EINVAL;
+		v->val = slot;
+	}
+	call->nr_fetch = n;
 	return 0;
 }
 

@@ -236,25 +236,46 @@ static void fprobe_type__collect_enums(struct fprobe_type *type,
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-/* The type of @die (a parameter, or a subprogram for its return type) */
-static int fprobe_type__init(struct fprobe_type *type, Dwarf_Die *die)
+/* @die, a type, seen through its typedefs and qualifiers */
+static Dwarf_Die *fprobe_dwarf__real_type(Dwarf_Die *die, Dwarf_Die *mem)
 {
-	Dwarf_Die tdie, rdie;
+	*mem = *die;
+	for (;;) {
+		switch (dwarf_tag(mem)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			if (!die_get_type(mem, mem))
+				return NULL;	/* a typedef of void */
+			break;
+		default:
+			return mem;
+		}
+	}
+}
+
+/* The type @tdie, NULL for void */
+static int fprobe_type__init_type(struct fprobe_type *type, Dwarf_Die *tdie)
+{
+	Dwarf_Die rdie;
 	Dwarf_Attribute attr;
 	Dwarf_Word enc = 0;
 	struct strbuf sb;
 	int size;
 
 	memset(type, 0, sizeof(*type));
-	if (!die_get_type(die, &tdie)) {
+	if (!tdie) {
 		type->kind = FPROBE_TYPE_VOID;
 		type->name = strdup("void");
 		return type->name ? 0 : -ENOMEM;
 	}
+	type->id = dwarf_dieoffset(tdie);
 
 	if (strbuf_init(&sb, 32) < 0)
 		return -ENOMEM;
-	if (die_get_typename(die, &sb) < 0 || sb.len == 0) {
+	if (die_get_typename_from_type(tdie, &sb) < 0 || sb.len == 0) {
 		strbuf_release(&sb);
 		type->name = strdup("(unknown_type)");
 	} else {
@@ -266,7 +287,7 @@ static int fprobe_type__init(struct fprobe_type *type, Dwarf_Die *die)
 	type->kind = FPROBE_TYPE_OTHER;
 	type->size = sizeof(u64);
 	type->full_size = sizeof(u64);
-	if (!die_get_real_type(die, &rdie))
+	if (!fprobe_dwarf__real_type(tdie, &rdie))
 		return 0;
 
 	switch (dwarf_tag(&rdie)) {
@@ -301,6 +322,198 @@ static int fprobe_type__init(struct fprobe_type *type, Dwarf_Die *die)
 	if (size > 0 && size <= (int)sizeof(u64))
 		type->size = size;
 	return 0;
+}
+
+/* The type of @die (a parameter, or a subprogram for its return type) */
+static int fprobe_type__init(struct fprobe_type *type, Dwarf_Die *die)
+{
+	Dwarf_Die tdie;
+
+	return fprobe_type__init_type(type, die_get_type(die, &tdie));
+}
+
+/* The type DIE of @id, a fprobe_type's, in @fd */
+static Dwarf_Die *fprobe_dwarf__type_die(struct fprobe_dwarf *fd, u64 id, Dwarf_Die *mem)
+{
+	if (!id || !dwarf_offdie(fd->dinfo->dbg, id, mem))
+		return NULL;
+	return mem;
+}
+
+int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn)
+{
+	Dwarf_Die die, rdie, tdie;
+	Dwarf_Word count;
+	Dwarf_Attribute attr;
+
+	memset(tn, 0, sizeof(*tn));
+	if (!fprobe_dwarf__type_die(fd, id, &die))
+		return -ENOENT;
+	if (!fprobe_dwarf__real_type(&die, &rdie)) {
+		tn->kind = FPROBE_TNODE_OTHER;
+		return 0;
+	}
+	tn->size = dwarf_bytesize(&rdie);
+	switch (dwarf_tag(&rdie)) {
+	case DW_TAG_pointer_type:
+		tn->kind = FPROBE_TNODE_POINTER;
+		tn->size = sizeof(u64);
+		break;
+	case DW_TAG_array_type:
+		tn->kind = FPROBE_TNODE_ARRAY;
+		tn->size = -1;
+		/* the bound of the first dimension, if it has one */
+		if (dwarf_child(&rdie, &tdie) == 0 &&
+		    dwarf_tag(&tdie) == DW_TAG_subrange_type) {
+			if (dwarf_attr(&tdie, DW_AT_count, &attr) &&
+			    !dwarf_formudata(&attr, &count))
+				tn->nr_elems = count;
+			else if (dwarf_attr(&tdie, DW_AT_upper_bound, &attr) &&
+				 !dwarf_formudata(&attr, &count))
+				tn->nr_elems = count + 1;
+		}
+		break;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+		tn->kind = FPROBE_TNODE_STRUCT;
+		return 0;
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		tn->kind = FPROBE_TNODE_SCALAR;
+		return 0;
+	default:
+		tn->kind = FPROBE_TNODE_OTHER;
+		return 0;
+	}
+	/* a pointer's or an array's target */
+	if (die_get_type(&rdie, &tdie)) {
+		tn->target = dwarf_dieoffset(&tdie);
+		if (fprobe_dwarf__real_type(&tdie, &die)) {
+			tn->target_size = dwarf_bytesize(&die);
+			tn->is_char = dwarf_tag(&die) == DW_TAG_base_type &&
+				      tn->target_size == 1;
+		}
+	}
+	return 0;
+}
+
+int fprobe_dwarf__type(struct fprobe_dwarf *fd, u64 id, struct fprobe_type *type)
+{
+	Dwarf_Die die;
+
+	return fprobe_type__init_type(type, fprobe_dwarf__type_die(fd, id, &die));
+}
+
+struct fprobe_member_walk {
+	int	(*fn)(const char *name, u64 offset, Dwarf_Die *mdie, void *arg);
+	void	*arg;
+};
+
+/*
+ * @fn on each member of the struct or union @sdie, at offset @base, the
+ * members of its anonymous struct and union members as its own; a non-zero
+ * return stops the walk and is returned
+ */
+static int fprobe_dwarf__walk_members(Dwarf_Die *sdie, u64 base,
+				      struct fprobe_member_walk *w, int level)
+{
+	Dwarf_Die child, tdie, rdie;
+	Dwarf_Word offs;
+	int ret;
+
+	if (level > 8 || dwarf_child(sdie, &child) != 0)
+		return 0;
+	do {
+		const char *name;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		offs = 0;
+		/* a union's members have no location: 0 */
+		die_get_data_member_location(&child, &offs);
+		name = dwarf_diename(&child);
+		if (!name) {
+			if (die_get_type(&child, &tdie) &&
+			    fprobe_dwarf__real_type(&tdie, &rdie)) {
+				ret = fprobe_dwarf__walk_members(&rdie, base + offs, w,
+								 level + 1);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		ret = w->fn(name, base + offs, &child, w->arg);
+		if (ret)
+			return ret;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+struct fprobe_member_find {
+	const char		*name;
+	u64			offset;
+	Dwarf_Die		die;
+};
+
+static int fprobe_member__find_cb(const char *name, u64 offset, Dwarf_Die *mdie, void *arg)
+{
+	struct fprobe_member_find *mf = arg;
+
+	if (strcmp(name, mf->name))
+		return 0;
+	mf->offset = offset;
+	mf->die = *mdie;
+	return 1;
+}
+
+int fprobe_dwarf__member(struct fprobe_dwarf *fd, u64 id, const char *name,
+			 u64 *offset, struct fprobe_type *type)
+{
+	struct fprobe_member_find mf = { .name = name };
+	struct fprobe_member_walk w = { .fn = fprobe_member__find_cb, .arg = &mf };
+	Dwarf_Attribute attr;
+	Dwarf_Die die, rdie;
+
+	if (!fprobe_dwarf__type_die(fd, id, &die) || !fprobe_dwarf__real_type(&die, &rdie))
+		return -ENOENT;
+	if (fprobe_dwarf__walk_members(&rdie, 0, &w, 0) != 1)
+		return -ENOENT;
+	if (dwarf_attr(&mf.die, DW_AT_bit_size, &attr))
+		return -EOPNOTSUPP;
+	*offset = mf.offset;
+	return fprobe_type__init(type, &mf.die);
+}
+
+struct fprobe_member_list {
+	int	(*fn)(const char *name, u64 offset, const struct fprobe_type *type, void *arg);
+	void	*arg;
+};
+
+static int fprobe_member__list_cb(const char *name, u64 offset, Dwarf_Die *mdie, void *arg)
+{
+	struct fprobe_member_list *ml = arg;
+	struct fprobe_type type;
+	int ret;
+
+	if (fprobe_type__init(&type, mdie) < 0)
+		return -ENOMEM;
+	ret = ml->fn(name, offset, &type, ml->arg);
+	fprobe_type__exit(&type);
+	return ret;
+}
+
+int fprobe_dwarf__members(struct fprobe_dwarf *fd, u64 id,
+			  int (*fn)(const char *name, u64 offset,
+				    const struct fprobe_type *type, void *arg),
+			  void *arg)
+{
+	struct fprobe_member_list ml = { .fn = fn, .arg = arg };
+	struct fprobe_member_walk w = { .fn = fprobe_member__list_cb, .arg = &ml };
+	Dwarf_Die die, rdie;
+
+	if (!fprobe_dwarf__type_die(fd, id, &die) || !fprobe_dwarf__real_type(&die, &rdie))
+		return -ENOENT;
+	return fprobe_dwarf__walk_members(&rdie, 0, &w, 0);
 }
 
 /*
@@ -569,6 +782,33 @@ struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd __maybe_unus
 int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd __maybe_unused,
 			       struct strlist *names __maybe_unused,
 			       struct strlist *inlined __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+int fprobe_dwarf__tnode(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
+			struct fprobe_tnode *tn __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+int fprobe_dwarf__type(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
+		       struct fprobe_type *type __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+int fprobe_dwarf__member(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
+			 const char *name __maybe_unused, u64 *offset __maybe_unused,
+			 struct fprobe_type *type __maybe_unused)
+{
+	return -ENOTSUP;
+}
+
+int fprobe_dwarf__members(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
+			  int (*fn)(const char *name, u64 offset,
+				    const struct fprobe_type *type, void *arg) __maybe_unused,
+			  void *arg __maybe_unused)
 {
 	return -ENOTSUP;
 }

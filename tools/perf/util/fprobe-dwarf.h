@@ -32,6 +32,11 @@ struct fprobe_enumerator {
 };
 
 struct fprobe_type {
+	/*
+	 * The type in the description it was read from, for member paths: a
+	 * DIE offset in the DWARF, a type id in the BTF; 0 for none (void)
+	 */
+	u64			id;
 	char			*name;		/* C type name, e.g. "size_t" */
 	enum fprobe_type_kind	kind;
 	int			size;		/* bytes, at most 8: of the value shown */
@@ -85,6 +90,40 @@ int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd, struct strlist *names,
 			       struct strlist *inlined);
 /* Path of the vmlinux of the running kernel, or NULL */
 const char *fprobe_dwarf__default_vmlinux(void);
+
+/* What a member path can do with a value of a type, its typedefs seen through */
+enum fprobe_tnode_kind {
+	FPROBE_TNODE_OTHER,	/* nothing: void, a function, ... */
+	FPROBE_TNODE_SCALAR,	/* an integer, an enum, a bool, a float */
+	FPROBE_TNODE_POINTER,	/* ->, [N], and :string for a pointer to char */
+	FPROBE_TNODE_STRUCT,	/* a struct or a union: . */
+	FPROBE_TNODE_ARRAY,	/* [N], and :string for an array of char */
+};
+
+struct fprobe_tnode {
+	enum fprobe_tnode_kind	kind;
+	int			size;		/* bytes of a value; -1 for an array */
+	u64			target;		/* POINTER, ARRAY: the type of the elements */
+	int			target_size;	/* bytes of one, -1 if unknown (void) */
+	int			nr_elems;	/* ARRAY: 0 if unknown */
+	bool			is_char;	/* POINTER, ARRAY: to a one-byte integer */
+};
+
+/*
+ * Member paths in the DWARF of vmlinux, on the ids of struct fprobe_type:
+ * what a type is, the type of an id, the member @name of a struct or union
+ * (those of its anonymous members included) with its offset (-ENOENT: none,
+ * -EOPNOTSUPP: a bit field), and each member with @fn (a non-zero return
+ * stops the walk and is returned)
+ */
+int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn);
+int fprobe_dwarf__type(struct fprobe_dwarf *fd, u64 id, struct fprobe_type *type);
+int fprobe_dwarf__member(struct fprobe_dwarf *fd, u64 id, const char *name,
+			 u64 *offset, struct fprobe_type *type);
+int fprobe_dwarf__members(struct fprobe_dwarf *fd, u64 id,
+			  int (*fn)(const char *name, u64 offset,
+				    const struct fprobe_type *type, void *arg),
+			  void *arg);
 
 void fprobe_func__delete(struct fprobe_func *func);
 /* Index of parameter @name, or -1 */

@@ -15,6 +15,7 @@
  * to trace is it an error.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 #include "fprobe-probe.h"
 #include "hashmap.h"
 #include "levenshtein.h"
+#include "probe-event.h"
 #include "strbuf.h"
 #include "string2.h"
 #include "strlist.h"
@@ -349,6 +351,36 @@ void fprobe_protos__say_notuniq(struct fprobe_protos *protos, const char *name)
 }
 
 /* -V: print the prototype of @name, and where each parameter is at the entry */
+static int fprobe_protos__tnode(struct fprobe_protos *protos, const struct fprobe_func *func,
+				u64 id, struct fprobe_tnode *tn);
+static int fprobe_protos__members(struct fprobe_protos *protos, const struct fprobe_func *func,
+				  u64 id,
+				  int (*fn)(const char *name, u64 offset,
+					    const struct fprobe_type *type, void *arg),
+				  void *arg);
+
+static int fprobe__print_member(const char *name, u64 offset, const struct fprobe_type *type,
+				void *arg __maybe_unused)
+{
+	printf("        ->%-14s %-24s at +%" PRIu64 "\n", name, type->name, offset);
+	return 0;
+}
+
+/* -V: the members of the struct @p points to, for PARAM->member */
+static void fprobe_probes__show_members(struct fprobe_probes *probes,
+					const struct fprobe_func *func,
+					const struct fprobe_param *p)
+{
+	struct fprobe_tnode tn, st;
+
+	if (!p->type.id || fprobe_protos__tnode(probes->protos, func, p->type.id, &tn) < 0 ||
+	    tn.kind != FPROBE_TNODE_POINTER || !tn.target ||
+	    fprobe_protos__tnode(probes->protos, func, tn.target, &st) < 0 ||
+	    st.kind != FPROBE_TNODE_STRUCT)
+		return;
+	fprobe_protos__members(probes->protos, func, tn.target, fprobe__print_member, NULL);
+}
+
 int fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name)
 {
 	struct fprobe_func *func;
@@ -386,6 +418,8 @@ int fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name)
 		else
 			printf("  arg%d  %-16s %-24s %s\n", p->arg + 1, p->name,
 			       t->name, fprobe_type__fetch_type(t));
+		if (p->arg >= 0 && verbose > 0)
+			fprobe_probes__show_members(probes, func, p);
 	}
 	printf("  return %-14s %-24s %s\n", "", func->ret.name,
 	       func->ret.kind == FPROBE_TYPE_VOID ? "-" :
@@ -418,6 +452,21 @@ static bool is_glob_or_func(const char *s)
 	return true;
 }
 
+static void fprobe_fetch__exit(struct fprobe_fetch *ft)
+{
+	struct perf_probe_arg_field *field, *next;
+
+	for (field = ft->fields; field; field = next) {
+		next = field->next;
+		free(field->name);
+		free(field);
+	}
+	free(ft->spec);
+	free(ft->name);
+	free(ft->param);
+	free(ft->type);
+}
+
 static void fprobe_probe__delete(struct fprobe_probe *probe)
 {
 	int i;
@@ -427,10 +476,15 @@ static void fprobe_probe__delete(struct fprobe_probe *probe)
 	for (i = 0; i < probe->nr_params; i++)
 		free(probe->params[i]);
 	free(probe->params);
+	for (i = 0; i < probe->nr_fetch; i++)
+		fprobe_fetch__exit(&probe->fetch[i]);
+	free(probe->fetch);
+	free(probe->fetch_args);
 	for (i = 0; i < probe->nr_globs; i++)
 		free(probe->globs[i].glob);
 	free(probe->globs);
 	free(probe->cap_bound);
+	strlist__delete(probe->taken);
 	free(probe->filter);
 	free(probe->glob);
 	free(probe->spec);
@@ -477,6 +531,82 @@ static int fprobe_probe__split(struct fprobe_probe *probe)
 	return err;
 }
 
+static const char fprobe_fetch_syntax[] =
+	"[NAME=]PARAM[->member|.member|[N]...][:TYPE], TYPE one of string, u8..u64, s8..s64, x8..x64";
+
+/* A fetch type: string, or u, s or x and 8, 16, 32 or 64 */
+static bool fprobe_fetch__type_ok(const char *type)
+{
+	if (!strcmp(type, "string"))
+		return true;
+	if (!strchr("usx", type[0]) || !type[0])
+		return false;
+	return !strcmp(type + 1, "8") || !strcmp(type + 1, "16") ||
+	       !strcmp(type + 1, "32") || !strcmp(type + 1, "64");
+}
+
+/*
+ * Parse the PARAM @tok of the probe @str, with perf probe's parser of its
+ * arguments, into @ft: 0, -EINVAL (said), -ENOMEM
+ */
+static int fprobe_fetch__parse(struct fprobe_fetch *ft, const char *tok, const char *str)
+{
+	struct perf_probe_event pev;
+	struct perf_probe_arg *arg;
+	char *cmd;
+	int ret;
+
+	memset(ft, 0, sizeof(*ft));
+	memset(&pev, 0, sizeof(pev));
+	/* perf probe's syntax is "POINT ARG...": the point is a placeholder */
+	if (asprintf(&cmd, "fprobe %s", tok) < 0)
+		return -ENOMEM;
+	ret = parse_perf_probe_command(cmd, &pev);
+	free(cmd);
+	if (ret == -ENOMEM)
+		goto out;
+	if (ret < 0 || pev.nargs != 1) {
+		ret = -EINVAL;
+		pr_err("invalid parameter '%s' in '%s': %s\n", tok, str, fprobe_fetch_syntax);
+		goto out;
+	}
+	ret = -EINVAL;
+	arg = &pev.args[0];
+	if (!arg->var || !is_ident(arg->var) || arg->user_access) {
+		pr_err("invalid parameter '%s' in '%s': it starts from a parameter's name, as in %s\n",
+		       tok, str, fprobe_fetch_syntax);
+		goto out;
+	}
+	if (arg->type && !fprobe_fetch__type_ok(arg->type)) {
+		pr_err("invalid type '%s' of '%s' in '%s': %s\n", arg->type, tok, str,
+		       fprobe_fetch_syntax);
+		goto out;
+	}
+	if (arg->name && !is_ident(arg->name)) {
+		pr_err("invalid field name '%s' of '%s' in '%s': a C identifier is wanted\n",
+		       arg->name, tok, str);
+		goto out;
+	}
+	ret = -ENOMEM;
+	ft->spec = strdup(tok);
+	ft->name = strdup(arg->name ?: arg->var);
+	if (!ft->spec || !ft->name)
+		goto out;
+	/* taken over from perf probe's argument */
+	ft->param = arg->var;
+	ft->type = arg->type;
+	ft->fields = arg->field;
+	arg->var = NULL;
+	arg->type = NULL;
+	arg->field = NULL;
+	ret = 0;
+out:
+	clear_perf_probe_event(&pev);
+	if (ret)
+		fprobe_fetch__exit(ft);
+	return ret;
+}
+
 /* "vfs_read count,ksys_read": a list after the parameters */
 static const char fprobe_list_hint[] =
 	" (the functions come before the parameters: give other functions their own -a)";
@@ -520,10 +650,30 @@ int fprobe_probes__add(struct fprobe_probes *probes, const char *str)
 				goto out_inval;
 			continue;
 		}
-		if (!is_ident(tok)) {
-			pr_err("invalid parameter name '%s' in '%s'%s\n", tok, str,
-			       strchr(tok, ',') ? fprobe_list_hint : "");
+		if (strchr(tok, ',')) {
+			pr_err("invalid parameter '%s' in '%s'%s\n", tok, str, fprobe_list_hint);
 			goto out_inval;
+		}
+		if (!is_ident(tok)) {
+			struct fprobe_fetch *fetch;
+			int err;
+
+			if (probe->nr_fetch == FPROBE_CALL_MAX_FETCH) {
+				pr_err("too many member paths and typed parameters in '%s' (at most %d)\n",
+				       str, FPROBE_CALL_MAX_FETCH);
+				goto out_inval;
+			}
+			fetch = realloc(probe->fetch, (probe->nr_fetch + 1) * sizeof(*fetch));
+			if (!fetch)
+				goto out_nomem;
+			probe->fetch = fetch;
+			err = fprobe_fetch__parse(&fetch[probe->nr_fetch], tok, str);
+			if (err == -ENOMEM)
+				goto out_nomem;
+			if (err)
+				goto out_inval;
+			probe->nr_fetch++;
+			continue;
 		}
 		if (probe->nr_params == FPROBE_CALL_MAX_ARGS) {
 			pr_err("too many parameters in '%s' (at most %d)\n", str,
@@ -543,6 +693,23 @@ int fprobe_probes__add(struct fprobe_probes *probes, const char *str)
 		pr_err("empty probe: -a needs 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'\n");
 		goto out_inval;
 	}
+	/* each is a field of its own in a record */
+	for (int i = 0; i < probe->nr_fetch; i++) {
+		const char *name = probe->fetch[i].name;
+		bool dup = !strcmp(name, "retval") || strstarts(name, "__");
+
+		for (int j = 0; j < probe->nr_params && !dup; j++)
+			dup = !strcmp(probe->params[j], name);
+		for (int j = 0; j < i && !dup; j++)
+			dup = !strcmp(probe->fetch[j].name, name);
+		if (dup) {
+			const char *eq = strchr(probe->fetch[i].spec, '=');
+
+			pr_err("'%s' in '%s' makes a field '%s' that another has (or is reserved): give it another name, as in NEWNAME=%s\n",
+			       probe->fetch[i].spec, str, name, eq ? eq + 1 : probe->fetch[i].spec);
+			goto out_inval;
+		}
+	}
 	free(s);
 	list_add_tail(&probe->list, &probes->list);
 	return 0;
@@ -555,6 +722,75 @@ out_inval:
 	free(s);
 	fprobe_probe__delete(probe);
 	return -EINVAL;
+}
+
+/**
+ * fprobe_probes__add_scope - add the globs of one -G to the scope
+ * @probes: the probes of the run
+ * @str: functions or globs apart by ',' or blanks
+ *
+ * The fprobe PMU then sees only the calls made by a task inside a call of
+ * a function they match (and those calls themselves): each goes into the
+ * filter of every probe as '@GLOB'.
+ *
+ * Return: 0, -EINVAL for a malformed glob (said), -ENOMEM.
+ */
+int fprobe_probes__add_scope(struct fprobe_probes *probes, const char *str)
+{
+	char *globs = strdup(str), *glob, *saveptr = NULL;
+	int err = 0, nr = 0;
+
+	if (!globs)
+		return -ENOMEM;
+	if (!probes->scope)
+		probes->scope = strlist__new(NULL, NULL);
+	if (!probes->scope) {
+		free(globs);
+		return -ENOMEM;
+	}
+	for (glob = strtok_r(globs, ", \t", &saveptr); glob && !err;
+	     glob = strtok_r(NULL, ", \t", &saveptr), nr++) {
+		if (!is_glob_or_func(glob) || glob[0] == '!') {
+			pr_err("invalid function or glob '%s' in -G '%s'\n", glob, str);
+			err = -EINVAL;
+			break;
+		}
+		err = strlist__add(probes->scope, glob);
+		if (err == -EEXIST)
+			err = 0;
+	}
+	if (!err && !nr) {
+		pr_err("-G takes FUNC|GLOB[,FUNC|GLOB...]\n");
+		err = -EINVAL;
+	}
+	free(globs);
+	return err;
+}
+
+/* Each glob of -G matches a traceable function: 0, or -1 (said) */
+static int fprobe_probes__check_scope(struct fprobe_probes *probes)
+{
+	struct str_node *nd, *fn;
+
+	if (!probes->scope)
+		return 0;
+	strlist__for_each_entry(nd, probes->scope) {
+		bool found = false;
+
+		strlist__for_each_entry(fn, probes->avail) {
+			if (strglobmatch(fn->s, nd->s)) {
+				found = true;
+				break;
+			}
+		}
+		if (!found) {
+			pr_err("-G '%s' matches no traceable function\n", nd->s);
+			if (!strpbrk(nd->s, "*?["))
+				fprobe_probes__suggest_funcs(probes, nd->s);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* Hash callbacks of string keys, for hashmap__new() */
@@ -588,11 +824,36 @@ static int fprobe_probes__add_func(struct fprobe_probes *probes, const char *nam
 		}
 	}
 	if (hashmap__find(probes->func_names, name, &idx)) {
-		if (probes->funcs[idx].probe == probe)
+		struct fprobe_probe *other = probes->funcs[idx].probe;
+		struct fprobe_probe *loser = probe;
+
+		if (other == probe)
 			return 0;
-		pr_err("%s is matched by both '%s' and '%s'\n", name,
-		       probes->funcs[idx].probe->spec, probe->spec);
-		return -1;
+		/*
+		 * Traced by one probe only: the one that names it, rather
+		 * than one of whose globs matches it, else the first
+		 */
+		f = &probes->funcs[idx];
+		if (!strpbrk(probe->globs[glob_idx].glob, "*?[") &&
+		    strpbrk(other->globs[f->glob_idx].glob, "*?[")) {
+			loser = other;
+			other->nr_funcs--;
+			other->globs[f->glob_idx].nr_funcs--;
+			f->probe = probe;
+			f->glob_idx = glob_idx;
+			probe->nr_funcs++;
+			probe->globs[glob_idx].nr_funcs++;
+		}
+		pr_warning("%s is matched by '%s' and by '%s': traced by '%s' only\n", name,
+			   other->spec, probe->spec, f->probe->spec);
+		/* the fprobe PMU event of the other leaves it out */
+		if (!loser->taken)
+			loser->taken = strlist__new(NULL, NULL);
+		if (!loser->taken || strlist__add(loser->taken, name) == -ENOMEM) {
+			pr_err("out of memory\n");
+			return -1;
+		}
+		return 0;
 	}
 	if (probes->nr_funcs == probes->alloc_funcs) {
 		int alloc = probes->alloc_funcs ? 2 * probes->alloc_funcs : 64;
@@ -846,8 +1107,13 @@ static int fprobe_probes__apply_cap(struct fprobe_probes *probes)
 	if (probes->max_funcs < 0)
 		return 0;
 	if (!probes->max_per_probe) {
-		for (i = probes->max_funcs; i < probes->nr_funcs && !err; i++)
-			err = fprobe_probes__skip_capped(probes, &probes->funcs[i]);
+		/* the functions skipped already take no room */
+		for (i = 0, n = 0; i < probes->nr_funcs && !err; i++) {
+			if (probes->funcs[i].skip)
+				continue;
+			if (n++ >= probes->max_funcs)
+				err = fprobe_probes__skip_capped(probes, &probes->funcs[i]);
+		}
 		return err;
 	}
 
@@ -858,7 +1124,7 @@ static int fprobe_probes__apply_cap(struct fprobe_probes *probes)
 	}
 	list_for_each_entry(probe, &probes->list, list) {
 		for (i = 0, n = 0, nr = 0; i < probes->nr_funcs; i++) {
-			if (probes->funcs[i].probe != probe)
+			if (probes->funcs[i].probe != probe || probes->funcs[i].skip)
 				continue;
 			sorted[n++] = &probes->funcs[i];
 			nr += fprobe_probes__nr_addrs(probes, probes->funcs[i].name);
@@ -885,6 +1151,214 @@ static int fprobe_probes__apply_cap(struct fprobe_probes *probes)
 	return err;
 }
 
+/* Member paths in the DWARF or the BTF @func was read from */
+static int fprobe_protos__tnode(struct fprobe_protos *protos, const struct fprobe_func *func,
+				u64 id, struct fprobe_tnode *tn)
+{
+	if (!strcmp(func->source, "BTF"))
+		return fprobe_btf__tnode(protos->btf, id, tn);
+	return fprobe_dwarf__tnode(protos->dwarf, id, tn);
+}
+
+static int fprobe_protos__member(struct fprobe_protos *protos, const struct fprobe_func *func,
+				 u64 id, const char *name, u64 *offset, struct fprobe_type *type)
+{
+	if (!strcmp(func->source, "BTF"))
+		return fprobe_btf__member(protos->btf, id, name, offset, type);
+	return fprobe_dwarf__member(protos->dwarf, id, name, offset, type);
+}
+
+static int fprobe_protos__members(struct fprobe_protos *protos, const struct fprobe_func *func,
+				  u64 id,
+				  int (*fn)(const char *name, u64 offset,
+					    const struct fprobe_type *type, void *arg),
+				  void *arg)
+{
+	if (!strcmp(func->source, "BTF"))
+		return fprobe_btf__members(protos->btf, id, fn, arg);
+	return fprobe_dwarf__members(protos->dwarf, id, fn, arg);
+}
+
+static int fprobe_protos__type(struct fprobe_protos *protos, const struct fprobe_func *func,
+			       u64 id, struct fprobe_type *type)
+{
+	if (!strcmp(func->source, "BTF"))
+		return fprobe_btf__type_of(protos->btf, id, type);
+	return fprobe_dwarf__type(protos->dwarf, id, type);
+}
+
+/*
+ * The fetch argument (an fprobe event's, which the fprobe PMU takes too) of
+ * @ft for a call of @func, into *@text: its parameter's argument register,
+ * a dereference for each pointer the path goes through, the offsets of the
+ * members and elements, and the fetch type (that of the last member, or
+ * the one given). Return: 0, -EINVAL (said, naming the part that is
+ * wrong), -ENOMEM.
+ */
+static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fprobe_func *func,
+				 const struct fprobe_fetch *ft, char **text)
+{
+	struct fprobe_protos *protos = probes->protos;
+	const struct perf_probe_arg_field *field;
+	const struct fprobe_param *p;
+	struct fprobe_type cur, next;
+	struct fprobe_tnode tn;
+	char *expr = NULL, *tmp;
+	const char *what;
+	bool mem = false;	/* the value is in memory at expr + off, else expr */
+	s64 off = 0;
+	int idx, ret = -EINVAL;
+
+	idx = fprobe_func__param_index(func, ft->param);
+	p = idx < 0 ? NULL : &func->params[idx];
+	if (!p) {
+		pr_err("%s has no parameter '%s' (in '%s')\n", func->name, ft->param, ft->spec);
+		return -EINVAL;
+	}
+	if (p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS) {
+		pr_err("'%s' of %s cannot be fetched: %s\n", p->name, func->name,
+		       p->arg < 0 ? p->no_arg : "only the first 6 arguments are at hand");
+		return -EINVAL;
+	}
+	if (asprintf(&expr, "$arg%d", p->arg + 1) < 0)
+		return -ENOMEM;
+	memset(&cur, 0, sizeof(cur));
+	cur.id = p->type.id;
+	if (!cur.id && p->type.kind != FPROBE_TYPE_VOID) {
+		pr_err("'%s' of %s has no type in %s: no member path from it\n", p->name,
+		       func->name, func->source);
+		goto out_einval;
+	}
+	what = p->name;
+
+	for (field = ft->fields; field; field = field->next) {
+		bool index = field->name[0] == '[';
+
+		if (fprobe_protos__tnode(protos, func, cur.id, &tn) < 0)
+			goto out_notype;
+		if (field->ref && tn.kind == FPROBE_TNODE_POINTER) {
+			/* load the pointer, if it is in memory */
+			if (mem) {
+				if (asprintf(&tmp, "%+" PRId64 "(%s)", off, expr) < 0)
+					goto out_nomem;
+				free(expr);
+				expr = tmp;
+			}
+			mem = true;
+			off = 0;
+			if (tn.target_size <= 0) {
+				pr_err("'%s' in '%s' points to void or to an incomplete type: no %s\n",
+				       what, ft->spec, index ? "element" : "member");
+				goto out_einval;
+			}
+		} else if (index && tn.kind == FPROBE_TNODE_ARRAY && mem) {
+			if (tn.nr_elems && field->index >= tn.nr_elems) {
+				pr_err("'%s%s' in '%s' is past the %d elements of '%s'\n", what,
+				       field->name, ft->spec, tn.nr_elems, what);
+				goto out_einval;
+			}
+		} else if (!field->ref && tn.kind == FPROBE_TNODE_STRUCT) {
+			if (!mem) {
+				pr_err("'%s' in '%s' is a struct passed by value: its members are not at hand\n",
+				       what, ft->spec);
+				goto out_einval;
+			}
+		} else {
+			pr_err("'%s' in '%s' is not %s: no '%s%s' of it\n", what, ft->spec,
+			       index ? "a pointer or an array" :
+			       field->ref ? "a pointer to a struct or union (use '.' for a struct)" :
+			       "a struct or union (use '->' for a pointer)",
+			       field->ref && !index ? "->" : index ? "" : ".", field->name);
+			goto out_einval;
+		}
+
+		if (index) {
+			off += field->index * tn.target_size;
+			ret = fprobe_protos__type(protos, func, tn.target, &next);
+		} else {
+			u64 moff;
+			u64 sid = tn.kind == FPROBE_TNODE_POINTER ? tn.target : cur.id;
+			struct fprobe_tnode st;
+
+			if (tn.kind == FPROBE_TNODE_POINTER &&
+			    (fprobe_protos__tnode(protos, func, sid, &st) < 0 ||
+			     st.kind != FPROBE_TNODE_STRUCT)) {
+				pr_err("'%s' in '%s' does not point to a struct or union: no '->%s' of it\n",
+				       what, ft->spec, field->name);
+				goto out_einval;
+			}
+			ret = fprobe_protos__member(protos, func, sid, field->name, &moff, &next);
+			if (ret == -ENOENT) {
+				pr_err("'%s' in '%s' has no member '%s' (-V %s lists its members)\n",
+				       what, ft->spec, field->name, func->name);
+				goto out_einval;
+			}
+			if (ret == -EOPNOTSUPP) {
+				pr_err("'%s' in '%s' is a bit field: not fetched\n", field->name,
+				       ft->spec);
+				goto out_einval;
+			}
+			off += moff;
+		}
+		if (ret < 0)
+			goto out_nomem;
+		fprobe_type__exit(&cur);
+		cur = next;
+		what = field->name;
+	}
+
+	if (fprobe_protos__tnode(protos, func, cur.id, &tn) < 0)
+		goto out_notype;
+	if (ft->type && !strcmp(ft->type, "string")) {
+		if (!tn.is_char || (tn.kind == FPROBE_TNODE_ARRAY && !mem)) {
+			pr_err("'%s' in '%s' is a %s, not a pointer to char or an array of char: no :string of it\n",
+			       what, ft->spec, cur.name ?: p->type.name);
+			goto out_einval;
+		}
+		if (tn.kind == FPROBE_TNODE_POINTER && mem) {
+			if (asprintf(&tmp, "%+" PRId64 "(%s)", off, expr) < 0)
+				goto out_nomem;
+			free(expr);
+			expr = tmp;
+			off = 0;
+		}
+		ret = asprintf(text, "%+" PRId64 "(%s):string", off, expr);
+	} else {
+		const char *type = ft->type;
+
+		if (tn.kind == FPROBE_TNODE_STRUCT || tn.kind == FPROBE_TNODE_ARRAY ||
+		    (tn.kind == FPROBE_TNODE_OTHER && !type)) {
+			pr_err("'%s' in '%s' is a %s: name a member or an element of it%s\n",
+			       what, ft->spec, cur.name ?: p->type.name,
+			       tn.is_char ? ", or fetch it with :string" : "");
+			goto out_einval;
+		}
+		if (!type)
+			type = fprobe_type__fetch_type(cur.name ? &cur : &p->type);
+		if (mem)
+			ret = asprintf(text, "%+" PRId64 "(%s):%s", off, expr, type);
+		else
+			ret = asprintf(text, "%s:%s", expr, type);
+	}
+	if (ret < 0)
+		goto out_nomem;
+	ret = 0;
+	goto out;
+
+out_notype:
+	pr_err("the type of '%s' in '%s' is not in %s\n", what, ft->spec, func->source);
+out_einval:
+	ret = -EINVAL;
+	goto out;
+out_nomem:
+	pr_err("out of memory\n");
+	ret = -ENOMEM;
+out:
+	fprobe_type__exit(&cur);
+	free(expr);
+	return ret;
+}
+
 /*
  * Find the named parameters of @f in DWARF or BTF. A function a glob or a
  * list matched may lack some (or have no prototype): it is traced without
@@ -901,7 +1375,7 @@ static int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 	char desc[PATH_MAX + 32];
 	int i;
 
-	if (probe->nr_params) {
+	if (probe->nr_params || probe->nr_fetch) {
 		char what[256];
 
 		scnprintf(what, sizeof(what), "parameters of %s", f->name);
@@ -920,7 +1394,7 @@ static int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 		pr_err("out of memory reading the prototype of %s\n", f->name);
 		return -1;
 	}
-	if (!probe->nr_params)
+	if (!probe->nr_params && !probe->nr_fetch)
 		return 0;
 	for (i = 0; i < probe->nr_params; i++)
 		f->param_idx[i] = -1;
@@ -974,6 +1448,14 @@ static int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 		f->param_idx[i] = idx;
 		probe->nargs = max(probe->nargs, p->arg + 1);
 	}
+	for (i = 0; i < probe->nr_fetch; i++) {
+		/* a match without the parameter: said by fprobe_probes__check_params() */
+		if (multi && fprobe_func__param_index(f->dwarf, probe->fetch[i].param) < 0)
+			continue;
+		if (fprobe_fetch__resolve(probes, f->dwarf, &probe->fetch[i],
+					  &f->fetch_args[i]) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -1022,6 +1504,62 @@ static int fprobe_probes__check_params(struct fprobe_probes *probes)
 	return 0;
 }
 
+/*
+ * After fprobe_probes__resolve_params() of every function: each member path
+ * or typed parameter of a probe is fetched the same way in every function
+ * it traces (the fprobe PMU event of the probe has one fetch description),
+ * which makes probe->fetch_args.
+ */
+static int fprobe_probes__check_fetch(struct fprobe_probes *probes)
+{
+	struct fprobe_probe *probe;
+	struct strbuf sb;
+	int i, j;
+
+	list_for_each_entry(probe, &probes->list, list) {
+		const struct fprobe_target_func *first = NULL;
+
+		if (!probe->nr_fetch || !probe->nr_funcs)
+			continue;
+		for (j = 0; j < probes->nr_funcs; j++) {
+			const struct fprobe_target_func *f = &probes->funcs[j];
+
+			if (f->probe != probe)
+				continue;
+			if (!first)
+				first = f;
+			for (i = 0; i < probe->nr_fetch; i++) {
+				if (!f->fetch_args[i]) {
+					pr_err("%s, matched by '%s', has no parameter '%s': give the functions that have it their own -a\n",
+					       f->name, probe->glob, probe->fetch[i].param);
+					return -1;
+				}
+				if (strcmp(f->fetch_args[i], first->fetch_args[i])) {
+					pr_err("'%s' is %s in %s and %s in %s: give them their own -a\n",
+					       probe->fetch[i].spec, first->fetch_args[i], first->name,
+					       f->fetch_args[i], f->name);
+					return -1;
+				}
+			}
+		}
+		if (strbuf_init(&sb, 64) < 0)
+			goto out_nomem;
+		for (i = 0; i < probe->nr_fetch; i++) {
+			if (strbuf_addf(&sb, "%s%s", i ? " " : "", first->fetch_args[i]) < 0) {
+				strbuf_release(&sb);
+				goto out_nomem;
+			}
+		}
+		probe->fetch_args = strbuf_detach(&sb, NULL);
+		if (!probe->fetch_args)
+			goto out_nomem;
+	}
+	return 0;
+out_nomem:
+	pr_err("out of memory\n");
+	return -1;
+}
+
 /* Take the functions skipped out of probes->funcs */
 static int fprobe_probes__drop_skipped(struct fprobe_probes *probes)
 {
@@ -1040,6 +1578,8 @@ static int fprobe_probes__drop_skipped(struct fprobe_probes *probes)
 		f->probe->globs[f->glob_idx].nr_funcs--;
 		free(f->name);
 		free(f->event);
+		for (int j = 0; j < FPROBE_CALL_MAX_FETCH; j++)
+			free(f->fetch_args[j]);
 		fprobe_func__delete(f->dwarf);
 	}
 	if (n == probes->nr_funcs)
@@ -1143,11 +1683,16 @@ static const char *fprobe_probes__skipped_str(const struct fprobe_probes *probes
 
 void fprobe_probes__print_summary(struct fprobe_probes *probes, const char *attached)
 {
-	char buf[PATH_MAX + 256];
-	int i;
+	char buf[PATH_MAX + 256], addrs[64] = "";
+	int i, nr = 0;
 
-	pr_info("perf fprobe: %s %d function%s, %s\n", attached, probes->nr_funcs,
-		probes->nr_funcs == 1 ? "" : "s",
+	/* a name of several functions attaches each, as the PMU's cap counts them */
+	for (i = 0; i < probes->nr_funcs; i++)
+		nr += fprobe_probes__nr_addrs(probes, probes->funcs[i].name);
+	if (nr != probes->nr_funcs)
+		scnprintf(addrs, sizeof(addrs), " (%d addresses: names of several functions)", nr);
+	pr_info("perf fprobe: %s %d function%s%s, %s\n", attached, probes->nr_funcs,
+		probes->nr_funcs == 1 ? "" : "s", addrs,
 		fprobe_probes__skipped_str(probes, buf, sizeof(buf)));
 	if (verbose <= 0)
 		return;
@@ -1180,8 +1725,9 @@ void fprobe_probes__print_funcs(struct fprobe_probes *probes, FILE *fp)
  * cap_bound on by name: those that have it as a prefix, and for each of
  * its characters, those that have the characters before it and then a
  * greater one. The names of the kernel's functions are of [A-Za-z0-9_.].
+ * Then the globs of the scope (-G, @probes_scope), each after a '@'.
  */
-static int fprobe_probe__make_filter(struct fprobe_probe *probe)
+static int fprobe_probe__make_filter(struct fprobe_probe *probe, struct strlist *probes_scope)
 {
 	const char *bound = probe->cap_bound;
 	struct strbuf sb;
@@ -1206,6 +1752,22 @@ static int fprobe_probe__make_filter(struct fprobe_probe *probe)
 		for (j = 0; j < len; j++)
 			strbuf_addf(&sb, ",!%.*s[%c-~]*", (int)j, bound, bound[j] + 1);
 	}
+	/* the functions another probe traces */
+	if (probe->taken) {
+		struct str_node *nd;
+
+		strlist__for_each_entry(nd, probe->taken)
+			strbuf_addf(&sb, ",!%s", nd->s);
+	}
+	/* the scope, then the fetch arguments of its entry records */
+	if (probes_scope) {
+		struct str_node *nd;
+
+		strlist__for_each_entry(nd, probes_scope)
+			strbuf_addf(&sb, ",@%s", nd->s);
+	}
+	if (probe->fetch_args)
+		strbuf_addf(&sb, ";%s", probe->fetch_args);
 	free(probe->filter);
 	probe->filter = strbuf_detach(&sb, NULL);
 	if (probe->filter)
@@ -1235,13 +1797,15 @@ int fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *sto
 {
 	struct fprobe_probe *probe;
 	char buf[256];
-	int i, warned;
+	int i, warned, pass;
 
 	if (list_empty(&probes->list)) {
 		pr_err("no probe: give at least one -a 'FUNC|GLOB [PARAM...]'\n");
 		return -1;
 	}
 	if (fprobe_probes__load_avail(probes) < 0)
+		return -1;
+	if (fprobe_probes__check_scope(probes) < 0)
 		return -1;
 	if (fprobe_probes__split_notrace(probes) < 0) {
 		pr_err("out of memory\n");
@@ -1254,17 +1818,27 @@ int fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *sto
 	if (fprobe_probes__classify(probes) < 0)
 		return -1;
 	fprobe_probes__warn_skipped(probes, 0);
-	if (fprobe_probes__apply_cap(probes) < 0)
-		return -1;
 	warned = probes->nr_skipped;
-	for (i = 0; i < probes->nr_funcs; i++) {
-		if (stop && *stop) {
-			pr_err("interrupted\n");
+	/*
+	 * The functions named alone first: one that is skipped (several of
+	 * its name, with parameters) takes no room under the cap; the others
+	 * are looked up after it, only those in it
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass && fprobe_probes__apply_cap(probes) < 0)
 			return -1;
+		for (i = 0; i < probes->nr_funcs; i++) {
+			struct fprobe_target_func *f = &probes->funcs[i];
+
+			if (stop && *stop) {
+				pr_err("interrupted\n");
+				return -1;
+			}
+			if (f->skip || fprobe_probe__is_multi(f->probe) != pass)
+				continue;
+			if (fprobe_probes__resolve_params(probes, f) < 0)
+				return -1;
 		}
-		if (!probes->funcs[i].skip &&
-		    fprobe_probes__resolve_params(probes, &probes->funcs[i]) < 0)
-			return -1;
 	}
 	fprobe_probes__warn_skipped(probes, warned);
 	if (fprobe_probes__drop_skipped(probes) < 0)
@@ -1277,10 +1851,10 @@ int fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *sto
 			pr_err("no function can be attached: no probe matches a traceable function\n");
 		return -1;
 	}
-	if (fprobe_probes__check_params(probes) < 0)
+	if (fprobe_probes__check_params(probes) < 0 || fprobe_probes__check_fetch(probes) < 0)
 		return -1;
 	list_for_each_entry(probe, &probes->list, list) {
-		if (probe->nr_funcs && fprobe_probe__make_filter(probe) < 0)
+		if (probe->nr_funcs && fprobe_probe__make_filter(probe, probes->scope) < 0)
 			return -1;
 	}
 	return 0;
@@ -1312,6 +1886,8 @@ void fprobe_probes__exit(struct fprobe_probes *probes)
 		fprobe_probe__delete(probe);
 	}
 	for (i = 0; i < probes->nr_funcs; i++) {
+		for (int j = 0; j < FPROBE_CALL_MAX_FETCH; j++)
+			free(probes->funcs[i].fetch_args[j]);
 		free(probes->funcs[i].name);
 		free(probes->funcs[i].event);
 		fprobe_func__delete(probes->funcs[i].dwarf);
@@ -1332,4 +1908,6 @@ void fprobe_probes__exit(struct fprobe_probes *probes)
 	probes->avail = NULL;
 	strlist__delete(probes->notrace_globs);
 	probes->notrace_globs = NULL;
+	strlist__delete(probes->scope);
+	probes->scope = NULL;
 }

@@ -14,12 +14,25 @@ struct fprobe_btf;
 struct fprobe_dwarf;
 struct fprobe_func;
 struct hashmap;
+struct perf_probe_arg_field;
 struct strlist;
 
 /* One FUNC or GLOB of a probe's list */
 struct fprobe_glob {
 	char			*glob;
 	int			nr_funcs;	/* the functions attached by it */
+};
+
+/*
+ * One PARAM of a probe that is more than a parameter's name, in perf probe's
+ * syntax: [NAME=]PARAM[->member|.member|[N]...][:TYPE]
+ */
+struct fprobe_fetch {
+	char			*spec;		/* as given */
+	char			*name;		/* the field: NAME, or the last member's */
+	char			*param;		/* the parameter it starts from */
+	char			*type;		/* :TYPE, or NULL for the member's own */
+	struct perf_probe_arg_field *fields;	/* the member path, or NULL */
 };
 
 /* One -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]' */
@@ -31,9 +44,14 @@ struct fprobe_probe {
 	struct fprobe_glob	*globs;		/* the list, apart */
 	int			nr_params;
 	char			**params;
+	int			nr_fetch;
+	struct fprobe_fetch	*fetch;
+	/* PMU: the fetch arguments of every function, apart by blanks */
+	char			*fetch_args;
 	int			nargs;		/* PMU: arguments to capture */
 	int			nr_funcs;	/* the functions it attaches */
 	char			*cap_bound;	/* the first function over the cap */
+	struct strlist		*taken;		/* functions it matches another probe traces */
 	char			*filter;	/* PMU: config1 string */
 };
 
@@ -62,6 +80,8 @@ struct fprobe_target_func {
 	enum fprobe_skip	skip;		/* set while preparing: not traced */
 	struct fprobe_func	*dwarf;		/* NULL: neither DWARF nor BTF */
 	int			param_idx[FPROBE_CALL_MAX_ARGS];	/* -1: not had */
+	/* the fetch argument of each of probe->fetch (tracefs syntax), NULL: not had */
+	char			*fetch_args[FPROBE_CALL_MAX_FETCH];
 	char			*event;		/* tracefs event name */
 	bool			added;		/* entry event in dynamic_events */
 	bool			added_exit;
@@ -109,6 +129,7 @@ void fprobe_protos__exit(struct fprobe_protos *protos);
 struct fprobe_probes {
 	struct list_head	list;		/* of struct fprobe_probe, by -a */
 	const char		*notrace;	/* -N: globs apart by ',' or blanks */
+	struct strlist		*scope;		/* -G: the globs of the scope, or NULL */
 	struct strlist		*notrace_globs;	/* split by fprobe_probes__prepare() */
 	/* prototypes of every function (tracefs: its return type), not only with params */
 	bool			all_protos;
@@ -136,6 +157,8 @@ struct fprobe_probes {
 void fprobe_probes__init(struct fprobe_probes *probes, struct fprobe_protos *protos);
 void fprobe_probes__exit(struct fprobe_probes *probes);
 int  fprobe_probes__add(struct fprobe_probes *probes, const char *str);
+/* -G FUNC|GLOB[,...]: record only the calls made inside those functions */
+int  fprobe_probes__add_scope(struct fprobe_probes *probes, const char *str);
 /* Reads probes->avail, unless it is set already */
 int  fprobe_probes__load_avail(struct fprobe_probes *probes);
 int  fprobe_probes__prepare(struct fprobe_probes *probes, const sig_atomic_t *stop);

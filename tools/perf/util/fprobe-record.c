@@ -169,6 +169,9 @@ void fprobe_tracefs__event_defs(const struct fprobe_target_func *f, char *entry,
 		len += scnprintf(entry + len, size - len, " %s=$arg%d:%s", p->name,
 				 p->arg + 1, fprobe_type__fetch_type(&p->type));
 	}
+	for (j = 0; j < probe->nr_fetch; j++)
+		len += scnprintf(entry + len, size - len, " %s=%s", probe->fetch[j].name,
+				 f->fetch_args[j]);
 
 	len = scnprintf(exit, size, "f:%s/%s__return %s%%return", FPROBE_GROUP, f->event,
 			f->name);
@@ -326,6 +329,24 @@ int fprobe_pmu__max_funcs(void)
 
 	if (sysfs__read_int("module/fprobe_pmu/parameters/max_funcs", &max) < 0 || max < 0)
 		return -1;
+	return max;
+}
+
+bool fprobe_pmu__has_scope(void)
+{
+	int scope;
+
+	return sysfs__read_int("bus/event_source/devices/fprobe/caps/scope", &scope) == 0 &&
+	       scope == 1;
+}
+
+int fprobe_pmu__max_fetch(void)
+{
+	int max;
+
+	if (sysfs__read_int("bus/event_source/devices/fprobe/caps/max_fetch", &max) < 0 ||
+	    max < 0)
+		return 0;
 	return max;
 }
 
@@ -827,6 +848,9 @@ int fprobe_pmu__attr(const struct fprobe_probe *probe, const struct fprobe_probe
 	attr->type = opts->pmu_type;
 	attr->size = sizeof(*attr);
 	attr->config = probe->nargs & FPROBE_PMU_CONFIG_NARGS_MASK;
+	/* the entry records carry what the probe fetches */
+	if (probe->nr_fetch)
+		attr->config |= FPROBE_PMU_CONFIG_ENTRY;
 	attr->config1 = (u64)(uintptr_t)probe->filter;
 	attr->config2 = (u64)(uintptr_t)probes->notrace;
 	attr->sample_period = 1;
@@ -899,7 +923,21 @@ char *fprobe_pmu__event_name(const struct fprobe_probe *probe)
 	strbuf_addf(&name, "%s:%s", FPROBE_PMU_EVSEL, probe->glob);
 	for (i = 0; i < probe->nr_params; i++)
 		strbuf_addf(&name, "%c%s", i ? ',' : '(', probe->params[i]);
-	if (probe->nr_params)
+	/* NAME:TYPE, the fetch type, of what the entry records fetch */
+	if (probe->nr_fetch) {
+		char *args = strdup(probe->fetch_args ?: ""), *arg, *saveptr = NULL;
+
+		if (!args) {
+			strbuf_release(&name);
+			return NULL;
+		}
+		for (i = 0, arg = strtok_r(args, " ", &saveptr); arg && i < probe->nr_fetch;
+		     i++, arg = strtok_r(NULL, " ", &saveptr))
+			strbuf_addf(&name, "%c%s:%s", i + probe->nr_params ? ',' : '(',
+				    probe->fetch[i].name, strrchr(arg, ':') + 1);
+		free(args);
+	}
+	if (probe->nr_params || probe->nr_fetch)
 		strbuf_addch(&name, ')');
 	return strbuf_detach(&name, NULL);
 }
@@ -1253,6 +1291,50 @@ static void fprobe__print_value(const struct fprobe_type *type, u64 val, FILE *f
 	}
 }
 
+/*
+ * "name=value" of a value fetched at entry: a string quoted (with "..."
+ * after it when the kernel cut it), "name=(fault)" for one that could not
+ * be read
+ */
+static void fprobe_fetched__fprintf(const struct fprobe_fetched *v, FILE *fp)
+{
+	int shift = 64 - 8 * (v->size ?: 8);
+
+	fprintf(fp, "%s=", v->name);
+	if (v->flags & FPROBE_FETCHED_FAULT) {
+		fprintf(fp, "(fault)");
+		return;
+	}
+	switch (v->kind) {
+	case FPROBE_FETCH_STRING: {
+		const unsigned char *c;
+
+		fputc('"', fp);
+		for (c = (const unsigned char *)v->str; c && *c; c++) {
+			if (*c == '"' || *c == '\\')
+				fprintf(fp, "\\%c", *c);
+			else if (isprint(*c))
+				fputc(*c, fp);
+			else
+				fprintf(fp, "\\x%02x", *c);
+		}
+		fputc('"', fp);
+		if (v->flags & FPROBE_FETCHED_CUT)
+			fprintf(fp, "...");
+		break;
+	}
+	case FPROBE_FETCH_SIGNED:
+		fprintf(fp, "%" PRId64, (s64)(v->val << shift) >> shift);
+		break;
+	case FPROBE_FETCH_HEX:
+		fprintf(fp, "%#" PRIx64, v->val);
+		break;
+	default:
+		fprintf(fp, "%" PRIu64, v->val);
+		break;
+	}
+}
+
 /**
  * fprobe_call__fprintf - print a call as perf fprobe trace and --calls do
  * @c: the call
@@ -1298,6 +1380,11 @@ void fprobe_call__fprintf(const struct fprobe_call *c, u32 arg_mask,
 		else
 			fprintf(fp, "arg%u=", a + 1);
 		fprobe__print_value(p ? &p->type : NULL, c->args[a], fp);
+	}
+	for (a = 0; a < c->nr_fetch; a++) {
+		fprintf(fp, "%s", first ? "" : ", ");
+		first = false;
+		fprobe_fetched__fprintf(&c->fetch[a], fp);
 	}
 	fprintf(fp, ")");
 	if (c->flags & FPROBE_CALL_EXIT &&

@@ -85,6 +85,10 @@ void fprobe_call__fprintf(const struct fprobe_call *c, u32 arg_mask,
 /* The fprobe PMU */
 int   fprobe_pmu__set_filters(struct fprobe_probes *probes);
 int   fprobe_pmu__max_funcs(void);
+/* The most fetch arguments (members, strings) the PMU takes: 0 for none */
+int   fprobe_pmu__max_fetch(void);
+/* Whether the PMU takes '@' globs, a scope (-G) */
+bool  fprobe_pmu__has_scope(void);
 int   fprobe_pmu__attr(const struct fprobe_probe *probe, const struct fprobe_probes *probes,
 		       const struct fprobe_record_opts *opts, struct perf_event_attr *attr);
 char *fprobe_pmu__event_name(const struct fprobe_probe *probe);

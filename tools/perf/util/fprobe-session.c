@@ -72,6 +72,31 @@ struct fprobe_task {
 	u64			settle_after;
 };
 
+/* Free the strings fetched for @c, which its holder owns */
+static void fprobe_call__free_fetched(struct fprobe_call *c)
+{
+	u32 i;
+
+	for (i = 0; i < c->nr_fetch; i++)
+		zfree((char **)&c->fetch[i].str);
+	c->nr_fetch = 0;
+}
+
+/* Copy the strings fetched for @c, for a holder of its own: 0, -ENOMEM */
+static int fprobe_call__dup_fetched(struct fprobe_call *c)
+{
+	u32 i;
+
+	for (i = 0; i < c->nr_fetch; i++) {
+		if (c->fetch[i].str && !(c->fetch[i].str = strdup(c->fetch[i].str))) {
+			c->nr_fetch = i;
+			fprobe_call__free_fetched(c);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* A finished call kept for --calls */
 struct fprobe_listed {
 	struct fprobe_call	call;
@@ -85,11 +110,15 @@ struct fprobe_evinfo {
 	bool			pmu;
 	bool			exit;
 	int			nr_fields;
-	struct tep_format_field	*fields[FPROBE_CALL_MAX_ARGS];
-	const char		*field_names[FPROBE_CALL_MAX_ARGS];
+	struct tep_format_field	*fields[FPROBE_CALL_MAX_ARGS + FPROBE_CALL_MAX_FETCH];
+	const char		*field_names[FPROBE_CALL_MAX_ARGS + FPROBE_CALL_MAX_FETCH];
 	/* PMU: the parameters named (FPROBE_PMU_EVSEL:GLOB(NAME,...)), if any */
 	int			nr_params;
 	char			*params[FPROBE_CALL_MAX_ARGS];
+	/* and what its entry records fetch, NAME:TYPE there */
+	u32			nr_fetch;
+	char			*fetch_names[FPROBE_CALL_MAX_FETCH];
+	const char		*fetch_types[FPROBE_CALL_MAX_FETCH];
 	/* and which arguments they are in the last function seen */
 	struct fprobe_func	*last_dwarf;
 	u32			last_mask;
@@ -355,11 +384,13 @@ static int fprobe_session__list_call(struct fprobe_session *fs,
 		fs->listed = tmp;
 		fs->alloc_listed = alloc;
 	}
-	l = &fs->listed[fs->nr_listed++];
-	call->cookie = fs->nr_listed;
+	l = &fs->listed[fs->nr_listed];
 	l->call = *call;
 	l->call.stack = NULL;
 	l->call.nr_stack = 0;
+	if (fprobe_call__dup_fetched(&l->call) < 0)
+		return -ENOMEM;
+	call->cookie = ++fs->nr_listed;
 	l->arg_mask = arg_mask;
 	l->dwarf = dwarf;
 	l->level = 0;
@@ -471,6 +502,7 @@ static int fprobe_task__flush(struct fprobe_session *fs, struct fprobe_task *tas
 		if (!err)
 			err = fprobe_session__emit(fs, &p->call, p->arg_mask, p->dwarf);
 		free(p->call.stack);
+		fprobe_call__free_fetched(&p->call);
 	}
 	return err;
 }
@@ -496,6 +528,7 @@ static void fprobe_session__end_open_calls(struct fprobe_session *fs)
 			    fprobe_report_opts__selects(fs->opts.ropts, &p->call))
 				fs->stats.nr_open_at_end++;
 			free(p->call.stack);
+			fprobe_call__free_fetched(&p->call);
 		}
 	}
 }
@@ -527,15 +560,25 @@ static void fprobe_evinfo__parse_params(struct fprobe_evinfo *info, const char *
 
 	if (!open || name[len - 1] != ')')
 		return;
-	for (p = open + 1; p < name + len - 1 && info->nr_params < FPROBE_CALL_MAX_ARGS;
-	     p = end + 1) {
+	for (p = open + 1; p < name + len - 1; p = end + 1) {
+		char *param, *type;
+
 		end = strchr(p, ',');
 		if (!end || end > name + len - 1)
 			end = name + len - 1;
-		info->params[info->nr_params] = strndup(p, end - p);
-		if (!info->params[info->nr_params])
+		param = strndup(p, end - p);
+		if (!param)
 			break;
-		info->nr_params++;
+		type = strchr(param, ':');
+		if (type && info->nr_fetch < FPROBE_CALL_MAX_FETCH) {
+			*type = '\0';
+			info->fetch_names[info->nr_fetch] = param;
+			info->fetch_types[info->nr_fetch++] = type + 1;
+		} else if (!type && info->nr_params < FPROBE_CALL_MAX_ARGS) {
+			info->params[info->nr_params++] = param;
+		} else {
+			free(param);
+		}
 	}
 }
 
@@ -547,6 +590,8 @@ static void fprobe_evinfo__delete(struct fprobe_evinfo *info)
 		return;
 	for (i = 0; i < info->nr_params; i++)
 		free(info->params[i]);
+	for (i = 0; i < (int)info->nr_fetch; i++)
+		free(info->fetch_names[i]);
 	free(info);
 }
 
@@ -605,7 +650,7 @@ static struct fprobe_evinfo *evsel__fprobe_evinfo(struct evsel *evsel)
 		info->exit = fprobe_tracefs__is_exit(tp->name);
 		for (field = tp->format.fields; field; field = field->next) {
 			if (!strncmp(field->name, "__probe_", 8) ||
-			    info->nr_fields == FPROBE_CALL_MAX_ARGS)
+			    info->nr_fields == FPROBE_CALL_MAX_ARGS + FPROBE_CALL_MAX_FETCH)
 				continue;
 			info->fields[info->nr_fields] = field;
 			info->field_names[info->nr_fields++] = field->name;
@@ -621,6 +666,66 @@ static bool evsel__is_fprobe(struct evsel *evsel)
 		return !strcmp(evsel->tp_format->system, FPROBE_GROUP);
 	return (evsel->core.attr.sample_type & PERF_SAMPLE_RAW) &&
 	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
+}
+
+/*
+ * The records of a PMU event that fetches values (PARAM->member,
+ * PARAM:string) at entry: the entry record has them, and waits on its
+ * thread's stack for the exit record of the call, which takes them over.
+ * Return: 1 for an exit record, its values (copies) in @call if its entry
+ * record was seen; 0 for an entry record (kept), or one that does not
+ * parse (counted); -ENOMEM.
+ */
+static int fprobe_session__pmu_fetched(struct fprobe_session *fs, struct fprobe_evinfo *info,
+				       struct perf_sample *sample, struct fprobe_call *call)
+{
+	struct fprobe_task *task = fprobe_session__task(fs, sample->tid);
+	struct fprobe_pending *p;
+	int i;
+
+	if (!task)
+		return -ENOMEM;
+	if (call->flags & FPROBE_CALL_EXIT) {
+		/* its entry, the innermost open one of the function */
+		for (i = task->nr - 1; i >= 0; i--) {
+			if (task->stack[i].call.func == call->func &&
+			    task->stack[i].call.depth == call->depth)
+				break;
+		}
+		if (i < 0)
+			return 1;
+		/* those above it are of calls whose exit was lost */
+		while (task->nr > i + 1)
+			fprobe_call__free_fetched(&task->stack[--task->nr].call);
+		p = &task->stack[--task->nr];
+		call->nr_fetch = p->call.nr_fetch;
+		memcpy(call->fetch, p->call.fetch, sizeof(call->fetch));
+		p->call.nr_fetch = 0;
+		return 1;
+	}
+
+	if ((size_t)task->nr == task->alloc) {
+		size_t alloc = task->alloc ? task->alloc * 2 : 8;
+		struct fprobe_pending *stack = realloc(task->stack, alloc * sizeof(*stack));
+
+		if (!stack)
+			return -ENOMEM;
+		task->stack = stack;
+		task->alloc = alloc;
+	}
+	p = &task->stack[task->nr];
+	memset(p, 0, sizeof(*p));
+	p->call = *call;
+	if (fprobe_pmu_record__fetched(sample->raw_data, sample->raw_size,
+				       info->fetch_types, (const char * const *)info->fetch_names,
+				       info->nr_fetch, &p->call) < 0) {
+		fs->stats.nr_bad++;
+		return 0;
+	}
+	if (fprobe_call__dup_fetched(&p->call) < 0)
+		return -ENOMEM;
+	task->nr++;
+	return 0;
 }
 
 static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct evsel *evsel,
@@ -647,6 +752,11 @@ static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct evsel *e
 	call.pid = sample->pid;
 	call.tid = sample->tid;
 	call.cpu = sample->cpu;
+	if (info->nr_fetch) {
+		ret = fprobe_session__pmu_fetched(fs, info, sample, &call);
+		if (ret <= 0)
+			return ret;
+	}
 	call.nr_stack = fprobe_session__resolve_stack(fs, evsel, sample, machine, call.func);
 	call.stack = fs->stack_buf;
 	dwarf = fprobe_session__func_dwarf(fs, call.name);
@@ -659,7 +769,49 @@ static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct evsel *e
 	 */
 	if (!ret && call.flags & FPROBE_CALL_EXIT && !call.depth)
 		ret = fprobe_session__out_of_calls(fs, &call);
+	fprobe_call__free_fetched(&call);
 	return ret;
+}
+
+/*
+ * Add the value of the fprobe event field @field, fetched by a member path
+ * or a type, to @call: 0, -ENOMEM. A string is copied; the kernel stores
+ * "(fault)" for one it could not read. An integer is shown in hex when
+ * the event prints it so (an x type).
+ */
+static int fprobe_session__tp_fetched(struct evsel *evsel, struct perf_sample *sample,
+				      struct tep_format_field *field, struct fprobe_call *call)
+{
+	struct fprobe_fetched *v;
+	const char *fmt;
+	char pat[128];
+
+	if (call->nr_fetch == FPROBE_CALL_MAX_FETCH)
+		return 0;
+	v = &call->fetch[call->nr_fetch];
+	memset(v, 0, sizeof(*v));
+	v->name = field->name;
+	if (field->flags & TEP_FIELD_IS_STRING) {
+		const char *str = evsel__rawptr(evsel, sample, field->name);
+
+		v->kind = FPROBE_FETCH_STRING;
+		v->str = strdup(str ?: "");
+		if (!v->str)
+			return -ENOMEM;
+		if (!str)
+			v->flags |= FPROBE_FETCHED_FAULT;
+		call->nr_fetch++;
+		return 0;
+	}
+	v->val = evsel__intval(evsel, sample, field->name);
+	v->size = field->size;
+	v->kind = field->flags & TEP_FIELD_IS_SIGNED ? FPROBE_FETCH_SIGNED : FPROBE_FETCH_UNSIGNED;
+	fmt = evsel->tp_format->print_fmt.format;
+	scnprintf(pat, sizeof(pat), " %s=0x", field->name);
+	if (fmt && strstr(fmt, pat))
+		v->kind = FPROBE_FETCH_HEX;
+	call->nr_fetch++;
+	return 0;
 }
 
 static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evsel,
@@ -695,9 +847,23 @@ static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evs
 	p->dwarf = fprobe_session__func_dwarf(fs, p->call.name);
 
 	for (i = 0; i < info->nr_fields; i++) {
+		struct tep_format_field *field = info->fields[i];
 		int idx = i;
-		u64 val = evsel__intval(evsel, sample, info->field_names[i]);
+		u64 val;
 
+		/*
+		 * A string, or a field no parameter has, is a value a member
+		 * path or a type fetched (PARAM->member, PARAM:string)
+		 */
+		if ((field->flags & TEP_FIELD_IS_STRING) ||
+		    (p->dwarf && fprobe_func__param_index(p->dwarf, field->name) < 0)) {
+			if (fprobe_session__tp_fetched(evsel, sample, field, &p->call) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		if (idx >= FPROBE_CALL_MAX_ARGS)
+			continue;
+		val = evsel__intval(evsel, sample, info->field_names[i]);
 		if (p->dwarf) {
 			idx = fprobe_func__param_index(p->dwarf, info->field_names[i]);
 			if (idx < 0)
@@ -783,6 +949,7 @@ static int fprobe_session__tp_exit(struct fprobe_session *fs, struct evsel *evse
 	call.flags |= FPROBE_CALL_EXIT;
 	err = fprobe_session__emit(fs, &call, task->stack[i].arg_mask, task->stack[i].dwarf);
 	free(call.stack);
+	fprobe_call__free_fetched(&call);
 	/* no entry of the thread left open: it is out of every traced call */
 	if (!err && !task->nr)
 		err = fprobe_session__out_of_calls(fs, &call);
@@ -964,8 +1131,10 @@ void fprobe_session__delete(struct fprobe_session *fs)
 		hashmap__for_each_entry(fs->tasks, cur, bkt) {
 			struct fprobe_task *task = cur->pvalue;
 
-			while (task->nr--)
+			while (task->nr--) {
 				free(task->stack[task->nr].call.stack);
+				fprobe_call__free_fetched(&task->stack[task->nr].call);
+			}
 			free(task->stack);
 			free(task);
 		}
@@ -979,6 +1148,8 @@ void fprobe_session__delete(struct fprobe_session *fs)
 		hashmap__free(fs->funcs_by_name);
 	}
 	hashmap__free(fs->syms_by_addr);
+	for (size_t i = 0; i < fs->nr_listed; i++)
+		fprobe_call__free_fetched(&fs->listed[i].call);
 	free(fs->listed);
 	if (fs->session) {
 		evlist__for_each_entry(fs->session->evlist, evsel)

@@ -7,8 +7,9 @@
  *  type	/sys/bus/event_source/devices/fprobe/type
  *  config	FPROBE_PMU_CONFIG_* bits below
  *  config1	user pointer to the NUL-terminated filter: globs of the
- *		functions to probe, separated by ',' or white space, at most
- *		FPROBE_PMU_FILTER_MAX bytes including the NUL
+ *		functions to probe, separated by ',' or white space, then
+ *		optionally ';' and the fetch arguments of entry records (see
+ *		below), at most FPROBE_PMU_FILTER_MAX bytes including the NUL
  *  config2	user pointer to an optional not-filter of the same form, or 0
  *  config3	the shortest call, in ns, that makes an exit record (0: any);
  *		requires a sampling event with exit records
@@ -23,6 +24,34 @@
 
 /* The most function arguments a record can carry */
 #define FPROBE_PMU_MAX_ARGS		6
+
+/*
+ * Fetch arguments: after a ';' in the filter, up to FPROBE_PMU_MAX_FETCH
+ * values to read at each call's entry, apart by white space, each in the
+ * syntax of an fprobe event's fetch arguments (reduced):
+ *
+ *	FETCHARG := TERM ':' TYPE
+ *	TERM	 := '$arg' N | ('+' | '-') OFFS '(' TERM ')'
+ *	TYPE	 := ('u' | 's' | 'x') ('8' | '16' | '32' | '64') | 'string'
+ *
+ * N is 1 to FPROBE_PMU_MAX_ARGS, OFFS a decimal byte offset that fits in
+ * an s32, and terms nest up to FPROBE_PMU_FETCH_DEPTH deep. '+OFFS(TERM)'
+ * is the memory at TERM + OFFS: a value of TYPE's size for the outermost
+ * term, else an address. With 'string' the outermost term is not read:
+ * TERM + OFFS is the address of a NUL-terminated string, at least one
+ * '+OFFS()' is needed. Memory below TASK_SIZE is read as the user memory
+ * of the current task, where user and kernel addresses do not overlap.
+ * The values are in the entry records (FPROBE_PMU_CONFIG_ENTRY, which a
+ * filter with fetch arguments requires), in their fetch area.
+ */
+#define FPROBE_PMU_MAX_FETCH		8
+#define FPROBE_PMU_FETCH_DEPTH		4
+/* The longest string a fetch argument gives, its NUL included */
+#define FPROBE_PMU_STRING_MAX		256
+/* fprobe_pmu_record.fetch_flags: fetch argument @i could not be read */
+#define FPROBE_PMU_FETCH_FAULT(i)	(1U << (i))
+/* fprobe_pmu_record.fetch_flags: the string of @i was cut at STRING_MAX */
+#define FPROBE_PMU_FETCH_CUT(i)		(1U << (8 + (i)))
 
 /* config bits 0-2: the number of arguments captured at entry (0..6) */
 #define FPROBE_PMU_CONFIG_NARGS_MASK	0x7ULL
@@ -69,8 +98,13 @@ enum fprobe_pmu_record_type {
 	FPROBE_PMU_REC_ENTRY	= 2,	/* a call started */
 };
 
-/* The layout of struct fprobe_pmu_record below */
-#define FPROBE_PMU_RECORD_VERSION	1
+/*
+ * The layout of struct fprobe_pmu_record below. Version 2 has @fetch_flags
+ * where version 1 had a reserved 0, and a fetch area in the entry records
+ * of an event with fetch arguments; the records of the others are laid out
+ * as in version 1.
+ */
+#define FPROBE_PMU_RECORD_VERSION	2
 
 /*
  * The PERF_SAMPLE_RAW payload of each sample, in the byte order of the
@@ -82,6 +116,16 @@ enum fprobe_pmu_record_type {
  * the arguments stay the last @nargs * 8 bytes of the record. A reader
  * refuses a @version it does not know. perf pads the raw payload to 8
  * bytes: the record ends after @size bytes.
+ *
+ * The fetch area is between the fixed part and @args: @size - 56 - 8 *
+ * @nargs bytes, a multiple of 8, empty but in the entry records of an
+ * event with fetch arguments. It starts with a u64 per fetch argument, in
+ * their order: a value, zero-extended from its type's size; or for a
+ * string, its offset from the start of the area in the low 32 bits and
+ * its length, NUL included, in the high 32. The strings follow, then
+ * zeroes up to the end of the area. A value that could not be read is 0
+ * and its FPROBE_PMU_FETCH_FAULT bit is set in @fetch_flags; a string that
+ * could not be read is "" (length 1).
  */
 struct fprobe_pmu_record {
 	__u16	size;		/* bytes in the record, @args included */
@@ -89,7 +133,7 @@ struct fprobe_pmu_record {
 	__u16	type;		/* enum fprobe_pmu_record_type */
 	__u16	nargs;		/* the number of entries in @args */
 	__u32	depth;		/* function graph depth of the call, 0: outermost */
-	__u32	__reserved;	/* 0 */
+	__u32	fetch_flags;	/* FPROBE_PMU_FETCH_* of the fetch area, 0 without */
 	__u64	func;		/* address of the probed function (entry ip) */
 	__u64	ret_ip;		/* return address of the call */
 	__u64	entry_time;	/* local_clock() at entry, in ns */

@@ -286,9 +286,9 @@ static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 	if (raw_size < sizeof(s->rec) || raw + raw_size > (const char *)end)
 		return failf("raw data of %u bytes", raw_size);
 	memcpy(&s->rec, raw, sizeof(s->rec));
-	if (s->rec.version != FPROBE_PMU_RECORD_VERSION || s->rec.__reserved)
+	if (s->rec.version != FPROBE_PMU_RECORD_VERSION || s->rec.fetch_flags)
 		return failf("record version %u, reserved %u", s->rec.version,
-			     s->rec.__reserved);
+			     s->rec.fetch_flags);
 	rec_size = sizeof(s->rec) + s->rec.nargs * 8;
 	if (s->rec.nargs > FPROBE_PMU_MAX_ARGS || s->rec.size != rec_size ||
 	    raw_size != ((rec_size + 4 + 7) & ~7U) - 4)
