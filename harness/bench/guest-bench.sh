@@ -1,7 +1,7 @@
 #!/bin/bash
 # The guest half of make bench (harness/bench/run), on one kernel:
 #   guest-bench.sh KERNEL(patched|base) REPS MS CALLS [SECTION...]
-# SECTION: percall scale tool peers (default: the first three)
+# SECTION: percall scale tool peers everything (default: the first three)
 # Each per-call and scale run lasts MS milliseconds, or with CALLS > 0 makes
 # CALLS calls (MS then only bounds it: a run that reaches MS first fails).
 # The clock is VMRUN_CLOCK (harness/vm-run): "icount" when guest time
@@ -171,6 +171,37 @@ if [ "$kernel" = patched ] && want scale && [ -r /sys/bus/event_source/devices/f
 	rm -f /tmp/star.data
 fi
 
+stats() { # FILE TYPE: the number of TYPE events in a perf.data
+	perf report -i "$1" --stats 2>/dev/null |
+		awk -v t="$2" '$1 == t && $2 == "events:" { print $3; f = 1; exit } END { if (!f) print 0 }'
+}
+# The records a recording lost: perf fprobe's own count (lost in the ring
+# buffer or missed by the fprobe, PERF_RECORD_LOST and _LOST_SAMPLES), and
+# for perf record the number of PERF_RECORD_LOST{,_SAMPLES} it holds
+# (the number alone: the report's line goes on with an explanation)
+fprobe_lost() { perf fprobe report -i "$1" 2>/dev/null | sed -n 's/^# lost records: \([0-9]*\).*/\1/p'; }
+record_lost() { echo $(($(stats "$1" LOST) + $(stats "$1" LOST_SAMPLES))); }
+
+# 6. Tracing everything (patched kernel): perf fprobe record -A -a '*'
+# --duration 2 at the default buffer size, every record kept by the kernel
+# (no throttling, as in 5.), while dd bs=1 keeps CPU 1 busy: the records
+# kept and those lost, which perf fprobe counts. At most three repetitions.
+if [ "$kernel" = patched ] && want everything; then
+	echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate ||
+		die "cannot raise kernel.perf_event_max_sample_rate"
+	for r in $(seq "$((reps < 3 ? reps : 3))"); do
+		taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=1000000000 2>/dev/null &
+		ddpid=$!
+		perf fprobe record -A -a '*' --duration 2 -o /tmp/all.data >/dev/null 2>/tmp/all.err ||
+			{ kill $ddpid; tail -5 /tmp/all.err; die "perf fprobe record -A -a '*' failed"; }
+		kill $ddpid
+		wait $ddpid 2>/dev/null || true
+		echo "BENCH everything kernel=$kernel clock=$clock rep=$r" \
+			"samples=$(stats /tmp/all.data SAMPLE) lost=$(fprobe_lost /tmp/all.data)"
+		rm -f /tmp/all.data
+	done
+fi
+
 # 5. The peers (patched kernel, under icount): what each tool a user would
 # pick to see the latency of vfs_read adds to a call of dd bs=1 while it
 # watches every call, all on CPU 0 (the tool started there and left to
@@ -262,16 +293,6 @@ tool_run() { # NAME COUNT CMD...: time one run, print it
 	t1=$(now)
 	echo "BENCH tool kernel=$kernel clock=$clock rep=$r tool=$name calls=$count ns=$(((t1 - t0) * 1000))"
 }
-stats() { # FILE TYPE: the number of TYPE events in a perf.data
-	perf report -i "$1" --stats 2>/dev/null |
-		awk -v t="$2" '$1 == t && $2 == "events:" { print $3; f = 1; exit } END { if (!f) print 0 }'
-}
-# The records a recording lost: perf fprobe's own count (lost in the ring
-# buffer or missed by the fprobe, PERF_RECORD_LOST and _LOST_SAMPLES), and
-# for perf record the number of PERF_RECORD_LOST{,_SAMPLES} it holds
-# (the number alone: the report's line goes on with an explanation)
-fprobe_lost() { perf fprobe report -i "$1" 2>/dev/null | sed -n 's/^# lost records: \([0-9]*\).*/\1/p'; }
-record_lost() { echo $(($(stats "$1" LOST) + $(stats "$1" LOST_SAMPLES))); }
 echo "f:fpbench/vfs_read vfs_read" >>"$tr/dynamic_events"
 echo "f:fpbench/vfs_read_ret vfs_read%return" >>"$tr/dynamic_events"
 dd="dd if=/dev/zero of=/dev/null bs=1"

@@ -75,6 +75,7 @@ REQUIRED = {
     "scale": ("kernel", "rep", "n", "calls", "ns", "reg_ns", "unreg_ns", "missed"),
     "tool": ("kernel", "rep", "tool", "calls", "ns"),
     "peers": ("kernel", "rep", "tool", "calls", "ns"),
+    "everything": ("kernel", "rep", "samples", "lost"),
     "peerlost": ("kernel", "rep", "tool", "lost"),
     "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
@@ -512,6 +513,32 @@ def peers_section(rows, res):
               f"  (target \u2264 {target}x: {'met' if met else 'NOT met'})")
 
 
+# perf fprobe record -A -a '*' --duration 2: the share of records lost, at most
+EVERYTHING_TARGET = 0.01
+
+
+def everything_section(rows, res):
+    """section 6: the records perf fprobe record -A -a '*' lost"""
+    sel = select(rows, "everything")
+    if not sel:
+        errors.append("no everything section (section 6)")
+        return
+    print("\n6. Tracing everything: perf fprobe record -A -a '*' --duration 2, default "
+          "buffer size, dd bs=1 on CPU 1")
+    shares = []
+    for r in sel:
+        kept, lost = int(r["samples"]), int(r["lost"])
+        share = lost / (kept + lost) if kept + lost else 0.0
+        shares.append(share)
+        print(f"   repetition {r['rep']}: {kept} records kept, {lost} lost ({100 * share:.2f}%)")
+    worst = max(shares)
+    met = worst <= EVERYTHING_TARGET
+    res["everything"] = {"runs": [dict(r) for r in sel], "worst": worst,
+                         "target": EVERYTHING_TARGET, "met": met}
+    print(f"   the most lost: {100 * worst:.2f}% "
+          f"(target \u2264 {100 * EVERYTHING_TARGET:.0f}%: {'met' if met else 'NOT met'})")
+
+
 def main():
     out, logs = sys.argv[1], sys.argv[2:]
     rows = parse(logs)
@@ -681,6 +708,8 @@ def main():
         # 5. The peers: under icount only
         if select(rows, "peers") or clock["percall"] == "icount":
             peers_section(rows, res)
+            # 6. Tracing everything: in the same boot
+            everything_section(rows, res)
 
     res["errors"] = errors
     with open(out, "w") as f:

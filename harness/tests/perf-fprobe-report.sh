@@ -8,7 +8,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 perf=$BUILD/perf/perf
-cases=10
+cases=11
 
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -221,8 +221,8 @@ static int test__fprobe_report_fetched(struct test_suite *test __maybe_unused,
 
 	TEST_ASSERT_VAL("decode", !fprobe_pmu_record__decode(raw, rec.size, &call));
 	TEST_ASSERT_VAL("arg last", call.nargs == 1 && call.args[0] == 0x77);
-	TEST_ASSERT_VAL("fetched", !fprobe_pmu_record__fetched(raw, rec.size, types, names, 4,
-								&call));
+	TEST_ASSERT_VAL("fetched",
+			!fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, &call));
 	TEST_ASSERT_VAL("nr", call.nr_fetch == 4);
 	TEST_ASSERT_VAL("value", call.fetch[0].kind == FPROBE_FETCH_SIGNED &&
 			call.fetch[0].size == 2 && call.fetch[0].val == 0xfffe &&

@@ -370,7 +370,8 @@ out:
 static struct test_case tests__fprobe_session[] = {
 	/* "fprobe session" in each, so that perf test 'fprobe session' runs them all */
 	TEST_CASE("fprobe session: fprobe PMU samples as calls", fprobe_session_pmu),
-	TEST_CASE("fprobe session: PMU entry records' fetched values at exit", fprobe_session_fetched),
+	TEST_CASE("fprobe session: PMU entry records' fetched values at exit",
+		  fprobe_session_fetched),
 	TEST_CASE("fprobe session: tracefs entries and exits paired per thread",
 		  fprobe_session_tracefs),
 	{	.name = NULL, }

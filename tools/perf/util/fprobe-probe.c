@@ -532,7 +532,7 @@ static int fprobe_probe__split(struct fprobe_probe *probe)
 }
 
 static const char fprobe_fetch_syntax[] =
-	"[NAME=]PARAM[->member|.member|[N]...][:TYPE], TYPE one of string, u8..u64, s8..s64, x8..x64";
+	"[NAME=]PARAM[->member|.member|[N]...][:TYPE], TYPE string, u|s|x 8..64";
 
 /* A fetch type: string, or u, s or x and 8, 16, 32 or 64 */
 static bool fprobe_fetch__type_ok(const char *type)
@@ -1266,7 +1266,8 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 		} else {
 			pr_err("'%s' in '%s' is not %s: no '%s%s' of it\n", what, ft->spec,
 			       index ? "a pointer or an array" :
-			       field->ref ? "a pointer to a struct or union (use '.' for a struct)" :
+			       field->ref ?
+			       "a pointer to a struct or union (use '.' for a struct)" :
 			       "a struct or union (use '->' for a pointer)",
 			       field->ref && !index ? "->" : index ? "" : ".", field->name);
 			goto out_einval;
@@ -1536,8 +1537,8 @@ static int fprobe_probes__check_fetch(struct fprobe_probes *probes)
 				}
 				if (strcmp(f->fetch_args[i], first->fetch_args[i])) {
 					pr_err("'%s' is %s in %s and %s in %s: give them their own -a\n",
-					       probe->fetch[i].spec, first->fetch_args[i], first->name,
-					       f->fetch_args[i], f->name);
+					       probe->fetch[i].spec, first->fetch_args[i],
+					       first->name, f->fetch_args[i], f->name);
 					return -1;
 				}
 			}

@@ -88,7 +88,10 @@ static int fprobe_call__dup_fetched(struct fprobe_call *c)
 	u32 i;
 
 	for (i = 0; i < c->nr_fetch; i++) {
-		if (c->fetch[i].str && !(c->fetch[i].str = strdup(c->fetch[i].str))) {
+		if (!c->fetch[i].str)
+			continue;
+		c->fetch[i].str = strdup(c->fetch[i].str);
+		if (!c->fetch[i].str) {
 			c->nr_fetch = i;
 			fprobe_call__free_fetched(c);
 			return -ENOMEM;

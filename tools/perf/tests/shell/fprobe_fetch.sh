@@ -60,7 +60,8 @@ for path in $paths; do
 	fi
 	# shellcheck disable=SC2086 # opt is empty or one word
 	perf fprobe record $opt -o "$tmpdir/$path.data" -a "$probe" -- cat /etc/hostname \
-		>/dev/null 2>"$tmpdir/err" || fail "$path: record exits with $?: $(cat "$tmpdir/err")"
+		>/dev/null 2>"$tmpdir/err" ||
+		fail "$path: record exits with $?: $(cat "$tmpdir/err")"
 	perf fprobe report -i "$tmpdir/$path.data" --calls >"$tmpdir/calls" 2>"$tmpdir/err" ||
 		fail "$path: report exits with $?: $(cat "$tmpdir/err")"
 	grep -q "do_sys_openat2(dfd=-100, ${want}[0-9a-f]*) = [0-9]" "$tmpdir/calls" ||

@@ -5,8 +5,9 @@
 # dd bs=1 count=10 makes 10 vfs_read and 10 vfs_write calls (and one
 # more write, of its summary), each calling rw_verify_area once. With -G
 # vfs_read the fprobe PMU sees vfs_read and the 10 rw_verify_area calls
-# inside it, and no vfs_write; without -G, all of them. A scope that matches no function, and a scope on the
-# tracefs path, which has none, are refused.
+# inside it, and no vfs_write; without -G, all of them. A scope that
+# matches no function, and a scope on the tracefs path, which has none,
+# are refused.
 
 # shellcheck source=lib/fprobe.sh
 . "$(dirname "$0")"/lib/fprobe.sh
@@ -54,7 +55,7 @@ for scope in "" "-G vfs_read"; do
 	if [ -z "$scope" ]; then
 		# dd's writes, and that of its summary to stderr
 		[ "$r" -eq 10 ] && [ "$w" -ge 10 ] && [ "$v" -eq $((r + w)) ] ||
-			fail "without -G: expected 10, 10 or more, their sum: $(cat "$tmpdir/calls")"
+			fail "without -G: expected 10, 10 or more, the sum: $(cat "$tmpdir/calls")"
 	else
 		[ "$r" -eq 10 ] && [ "$w" -eq 0 ] && [ "$v" -eq 10 ] ||
 			fail "-G vfs_read: expected 10, 0, 10: $(cat "$tmpdir/calls")"
