@@ -116,7 +116,7 @@ struct fprobe_pmu_fetch {
  * @fetch: The fetch arguments, from the filter.
  * @nr_scope: The number of functions of the scope ('@' globs of the filter),
  *	0 for none: then every call is seen.
- * @scope_ips: Their addresses, sorted.
+ * @scope_ips: Their ftrace locations, sorted.
  * @scope_ops: The function graph ops on them that count, per task, the
  *	calls of the scope the task is in (its task variable).
  * @entry: Emit entry records.
@@ -169,6 +169,15 @@ module_param(max_funcs, uint, 0644);
 MODULE_PARM_DESC(max_funcs, "The most functions one fprobe PMU event may attach to");
 
 /*
+ * The most probes with a scope at once: each takes one of the function
+ * graph tracer's 16 ops, which its other users need too
+ */
+static unsigned int max_scopes = 4;
+module_param(max_scopes, uint, 0644);
+MODULE_PARM_DESC(max_scopes, "The most fprobe PMU probes with a scope at once");
+static atomic_t fprobe_pmu_nr_scopes;
+
+/*
  * The fprobe entry data: what the exit record needs from the entry, saved
  * on the shadow stack of the task for the duration of the call. Without a
  * sampling event at entry, the call is only counted at exit: @timed is
@@ -200,11 +209,13 @@ static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing_ctx);
 	(FPROBE_PMU_MAX_FETCH * (sizeof(u64) + FPROBE_PMU_STRING_MAX))
 
 /*
- * Per CPU and perf recursion context (interrupt_context_level(): the
- * handlers of one context do not nest), the fetch area of the entry record
+ * Per CPU and interrupt context level, the fetch area of the entry record
  * being made, and the record itself when it wraps around the end of a
  * ring buffer page (the exit records and those without fetch arguments
- * use the stack).
+ * use the stack). Both are used while the CPU is marked as writing in
+ * that context (fprobe_pmu_writing_ctx): a call made meanwhile in the same
+ * context, which fprobe's recursion lock may let through once, records
+ * nothing. Allocated for the first probe with fetch arguments, then kept.
  */
 struct fprobe_pmu_fetch_buf {
 	u64	area[FPROBE_PMU_FETCH_AREA_MAX / sizeof(u64)];
@@ -212,7 +223,16 @@ struct fprobe_pmu_fetch_buf {
 		    FPROBE_PMU_MAX_ARGS * sizeof(u64)];
 };
 
-static DEFINE_PER_CPU(struct fprobe_pmu_fetch_buf, fprobe_pmu_fetch_bufs[PERF_NR_CONTEXTS]);
+struct fprobe_pmu_fetch_bufs {
+	struct fprobe_pmu_fetch_buf	ctx[PERF_NR_CONTEXTS];
+};
+
+static struct fprobe_pmu_fetch_bufs __percpu *fprobe_pmu_fetch_bufs;
+
+static __always_inline struct fprobe_pmu_fetch_buf *fprobe_pmu_fetch_buf(void)
+{
+	return &this_cpu_ptr(fprobe_pmu_fetch_bufs)->ctx[interrupt_context_level()];
+}
 
 static struct pmu fprobe_pmu;
 static bool fprobe_pmu_registered;
@@ -419,11 +439,23 @@ static __always_inline bool fprobe_pmu_out_of_scope(struct fprobe_pmu_probe *pro
 	return unlikely(probe->nr_scope) && fprobe_pmu_scope_miss(probe, ip);
 }
 
-/* A call of the scope begins: the task is in one more */
+/*
+ * A call of the scope begins: the task is in one more. Its frame carries
+ * the generation of the probe, so that only the returns of the calls
+ * counted here are counted back: a frame another user pushed with the same
+ * index, before this one had it, returns through these ops too.
+ */
 static int fprobe_pmu_scope_entry(struct ftrace_graph_ent *trace,
 				  struct fgraph_ops *gops,
 				  struct ftrace_regs *fregs)
 {
+	struct fprobe_pmu_probe *probe = container_of(gops, struct fprobe_pmu_probe,
+						      scope_ops);
+	u32 *gen = fgraph_reserve_data(gops->idx, sizeof(*gen));
+
+	if (!gen)
+		return 0;
+	*gen = probe->gen;
 	(*fgraph_get_task_var(gops))++;
 	return 1;
 }
@@ -434,7 +466,14 @@ static void fprobe_pmu_scope_return(struct ftrace_graph_ret *trace,
 				    struct fgraph_ops *gops,
 				    struct ftrace_regs *fregs)
 {
-	(*fgraph_get_task_var(gops))--;
+	struct fprobe_pmu_probe *probe = container_of(gops, struct fprobe_pmu_probe,
+						      scope_ops);
+	u32 *gen;
+	int size;
+
+	gen = fgraph_retrieve_data(gops->idx, &size);
+	if (gen && size >= sizeof(*gen) && *gen == probe->gen)
+		(*fgraph_get_task_var(gops))--;
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_scope_return);
@@ -446,7 +485,7 @@ static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 	/* A call made while this context writes a record: not lost */
 	if (fprobe_pmu_in_write())
 		return;
-	if (!fprobe_pmu_excluded(probe))
+	if (!fprobe_pmu_excluded(probe) && !fprobe_pmu_out_of_scope(probe, entry_ip))
 		fprobe_pmu_lost(probe, NULL);
 }
 
@@ -648,7 +687,7 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 	if (rec->type == FPROBE_PMU_REC_EXIT)
 		period = rec->duration;
 	if (fetch_size)
-		buf = this_cpu_ptr(&fprobe_pmu_fetch_bufs[interrupt_context_level()])->rec;
+		buf = fprobe_pmu_fetch_buf()->rec;
 	/* As for a software event: holds off perf_remove_from_context() */
 	local_irq_save(flags);
 	/* Saved for an NMI that comes while another context writes */
@@ -766,38 +805,61 @@ static __always_inline u32 fprobe_pmu_depth(struct fprobe_pmu_probe *probe)
 }
 
 /*
+ * Whether the user memory of the current task can be read here: it has
+ * some, and it is the one the CPU's page tables map (not so in an NMI
+ * that came while they are switched)
+ */
+static __always_inline bool fprobe_pmu_user_ok(void)
+{
+	return current->mm && nmi_uaccess_okay();
+}
+
+/* Whether @addr is read as user memory, where the spaces do not overlap */
+static __always_inline bool fprobe_pmu_is_user(unsigned long addr)
+{
+	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+	       addr < TASK_SIZE;
+}
+
+/*
  * Read @size bytes at @addr into @dst without faulting, from the user memory
  * of the current task below TASK_SIZE where user and kernel addresses do
- * not overlap (as probe events do): 0, or -EFAULT
+ * not overlap (as probe events do): 0, or a negative error (-EFAULT,
+ * -ERANGE for an address copy_from_kernel_nofault() does not read)
  */
 static __always_inline long fprobe_pmu_read_mem(void *dst, unsigned long addr,
 						size_t size)
 {
-#ifdef CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE
-	if (addr < TASK_SIZE)
+	if (fprobe_pmu_is_user(addr)) {
+		if (!fprobe_pmu_user_ok())
+			return -EFAULT;
 		return copy_from_user_nofault(dst, (void __user *)addr, size);
-#endif
+	}
 	return copy_from_kernel_nofault(dst, (void *)addr, size);
 }
 
 /*
  * Copy the string at @addr to @dst, of FPROBE_PMU_STRING_MAX bytes, as
  * fprobe_pmu_read_mem() reads: its length with the NUL, *@cut set if it was
- * longer; or -EFAULT
+ * longer; or a negative error
  */
 static long fprobe_pmu_read_string(char *dst, unsigned long addr, bool *cut)
 {
 	long len;
 	char c;
 
-#ifdef CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE
-	if (addr < TASK_SIZE)
+	if (fprobe_pmu_is_user(addr)) {
+		if (!fprobe_pmu_user_ok())
+			return -EFAULT;
 		len = strncpy_from_user_nofault(dst, (void __user *)addr,
 						FPROBE_PMU_STRING_MAX);
-	else
-#endif
+		/* The user one does not count the NUL of an empty string */
+		if (!len)
+			len = 1;
+	} else {
 		len = strncpy_from_kernel_nofault(dst, (void *)addr,
 						  FPROBE_PMU_STRING_MAX);
+	}
 	/* Of the longest length: cut, unless its last byte is the NUL */
 	*cut = len == FPROBE_PMU_STRING_MAX &&
 	       (fprobe_pmu_read_mem(&c, addr + FPROBE_PMU_STRING_MAX - 1, 1) ||
@@ -845,13 +907,10 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 		if (!f->size) {
 			len = fprobe_pmu_read_string((char *)area + pos, addr,
 						     &cut);
-			if (len <= 0) {
-				*((char *)area + pos) = '\0';
-				len = 1;
-				*flags |= FPROBE_PMU_FETCH_FAULT(i);
-			} else if (cut) {
+			if (len <= 0)
+				goto fault;
+			if (cut)
 				*flags |= FPROBE_PMU_FETCH_CUT(i);
-			}
 			area[i] = pos | (u64)len << 32;
 			pos += len;
 			continue;
@@ -875,6 +934,12 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 		continue;
 fault:
 		*flags |= FPROBE_PMU_FETCH_FAULT(i);
+		/* A string that could not be read is "" */
+		if (!f->size) {
+			*((char *)area + pos) = '\0';
+			area[i] = pos | 1ULL << 32;
+			pos++;
+		}
 	}
 	end = ALIGN(pos, sizeof(u64));
 	memset((char *)area + pos, 0, end - pos);
@@ -895,13 +960,21 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 	u32 fetch_size = 0, flags = 0;
 
 	if (probe->nfetch) {
-		area = this_cpu_ptr(&fprobe_pmu_fetch_bufs[interrupt_context_level()])->area;
+		/* The reads call traceable functions: no record of them here */
+		unsigned int writing = __this_cpu_read(fprobe_pmu_writing_ctx);
+
+		__this_cpu_write(fprobe_pmu_writing_ctx, fprobe_pmu_context());
+		area = fprobe_pmu_fetch_buf()->area;
 		fetch_size = fprobe_pmu_fetch(probe, fregs, area, &flags);
+		__this_cpu_write(fprobe_pmu_writing_ctx, writing);
 	}
 	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_ENTRY, probe->nargs,
 			       fprobe_pmu_depth(probe), entry_ip, ret_ip);
-	rec.size += fetch_size;
-	rec.fetch_flags = flags;
+	if (fetch_size) {
+		rec.size += fetch_size;
+		rec.version = FPROBE_PMU_RECORD_VERSION_FETCH;
+		rec.fetch_flags = flags;
+	}
 	rec.entry_time = now;
 	rec.duration = 0;
 	rec.retval = 0;
@@ -1171,10 +1244,16 @@ static int fprobe_pmu_parse_fetch_arg(const char *arg,
 			return -EINVAL;
 		size = 0;
 	} else if (*p == 'u' || *p == 's' || *p == 'x') {
-		if (kstrtouint(p + 1, 10, &size) ||
-		    (size != 8 && size != 16 && size != 32 && size != 64))
+		if (!strcmp(p + 1, "8"))
+			size = 1;
+		else if (!strcmp(p + 1, "16"))
+			size = 2;
+		else if (!strcmp(p + 1, "32"))
+			size = 4;
+		else if (!strcmp(p + 1, "64"))
+			size = 8;
+		else
 			return -EINVAL;
-		size /= 8;
 	} else {
 		return -EINVAL;
 	}
@@ -1195,7 +1274,8 @@ static int fprobe_pmu_parse_fetch(const char *filter,
 				  unsigned int *nfetch)
 {
 	const char *p = strchr(filter, ';');
-	char arg[64];
+	/* 4 offsets of 11 characters and their parentheses, and the rest */
+	char arg[96];
 	size_t len;
 	int ret;
 
@@ -1292,18 +1372,27 @@ static int fprobe_pmu_register_scope(struct fprobe_pmu_probe *probe,
 	unsigned long *addrs;
 	int n, ret;
 
+	if (atomic_inc_return(&fprobe_pmu_nr_scopes) > READ_ONCE(max_scopes)) {
+		atomic_dec(&fprobe_pmu_nr_scopes);
+		return -ENOSPC;
+	}
 	n = fprobe_ips_from_filter(scope, NULL, max ?: 1, 0, &addrs);
-	if (n <= 0)
+	if (n <= 0) {
+		atomic_dec(&fprobe_pmu_nr_scopes);
 		return n ?: -ENOENT;
+	}
 	if (n > max) {
 		kvfree(addrs);
+		atomic_dec(&fprobe_pmu_nr_scopes);
 		return -E2BIG;
 	}
 	probe->scope_ips = kmemdup_array(addrs, n, sizeof(*addrs),
 					 GFP_KERNEL_ACCOUNT);
 	kvfree(addrs);
-	if (!probe->scope_ips)
+	if (!probe->scope_ips) {
+		atomic_dec(&fprobe_pmu_nr_scopes);
 		return -ENOMEM;
+	}
 	sort(probe->scope_ips, n, sizeof(*addrs), fprobe_pmu_cmp_ip, NULL);
 	probe->scope_ops.entryfunc = fprobe_pmu_scope_entry;
 	probe->scope_ops.retfunc = fprobe_pmu_scope_return;
@@ -1315,6 +1404,7 @@ static int fprobe_pmu_register_scope(struct fprobe_pmu_probe *probe,
 		ftrace_free_filter(&probe->scope_ops.ops);
 		kfree(probe->scope_ips);
 		probe->scope_ips = NULL;
+		atomic_dec(&fprobe_pmu_nr_scopes);
 		return ret;
 	}
 	probe->nr_scope = n;
@@ -1326,7 +1416,15 @@ static void fprobe_pmu_unregister_scope(struct fprobe_pmu_probe *probe)
 	if (!probe->scope_ips)
 		return;
 	unregister_ftrace_graph(&probe->scope_ops);
+	/*
+	 * The function graph tracer does not wait for the callbacks of a
+	 * user it unregisters: an entry may still run on another CPU, and a
+	 * return in a preemptible task. Wait for both before the ops go.
+	 */
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
 	ftrace_free_filter(&probe->scope_ops.ops);
+	atomic_dec(&fprobe_pmu_nr_scopes);
 }
 
 /* Unregister the fprobe of @probe, then its scope */
@@ -1500,6 +1598,15 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 		kfree(filter);
 		return probe;
 	}
+	/* The buffers of the fetch arguments, before a handler can use them */
+	if (nfetch && !fprobe_pmu_fetch_bufs) {
+		fprobe_pmu_fetch_bufs = alloc_percpu(struct fprobe_pmu_fetch_bufs);
+		if (!fprobe_pmu_fetch_bufs) {
+			mutex_unlock(&fprobe_pmu_mutex);
+			ret = -ENOMEM;
+			goto out_free_filters;
+		}
+	}
 	/* Tags the entry data from the first call on: set before registering */
 	gen = ++fprobe_pmu_gen;
 	/* Read before the filter is expanded: a module may come meanwhile */
@@ -1622,6 +1729,12 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 		if (IS_ERR(notfilter)) {
 			kfree(filter);
 			return PTR_ERR(notfilter);
+		}
+		/* Neither fetch arguments nor a scope there */
+		if (strpbrk(notfilter, ";@")) {
+			kfree(notfilter);
+			kfree(filter);
+			return -EINVAL;
 		}
 	}
 

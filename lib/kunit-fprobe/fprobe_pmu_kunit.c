@@ -629,7 +629,8 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 		"fprobe_pmu_kunit_fetch;+2147483648($arg1):u8",
 		"fprobe_pmu_kunit_fetch;+0(+0(+0(+0(+0($arg1))))):u8",
 		"fprobe_pmu_kunit_fetch;$arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8",
-		"fprobe_pmu_kunit_fetch;$arg1:q8",
+		"fprobe_pmu_kunit_fetch;$arg1:q8", "fprobe_pmu_kunit_fetch;$arg1:u+8",
+		"fprobe_pmu_kunit_fetch;$arg1:u08",
 	};
 	struct fprobe_pmu_test *t = test->priv;
 	struct perf_event_attr attr = {
@@ -659,13 +660,13 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 
 	/*
 	 * obj->a, obj->name, obj->next->a, obj->tag, str (cut), $arg3's low
-	 * byte, obj->next->next->a (a fault), ustr
+	 * byte, obj->next->next->name (a fault: ""), ustr
 	 */
 	scnprintf(filter, 512,
-		  "fprobe_pmu_kunit_fetch ; +%zu($arg1):u32 +0(+%zu($arg1)):string +%zu(+%zu($arg1)):x32 +%zu($arg1):string +0($arg2):string $arg3:u8 +%zu(+%zu(+%zu($arg1))):s32 +0($arg4):string",
+		  "fprobe_pmu_kunit_fetch ; +%zu($arg1):u32 +0(+%zu($arg1)):string +%zu(+%zu($arg1)):x32 +%zu($arg1):string +0($arg2):string $arg3:u8 +0(+%zu(+%zu(+%zu($arg1)))):string +0($arg4):string",
 		  offsetof(struct fetch_obj, a), offsetof(struct fetch_obj, name),
 		  offsetof(struct fetch_obj, a), offsetof(struct fetch_obj, next),
-		  offsetof(struct fetch_obj, tag), offsetof(struct fetch_obj, a),
+		  offsetof(struct fetch_obj, tag), offsetof(struct fetch_obj, name),
 		  offsetof(struct fetch_obj, next), offsetof(struct fetch_obj, next));
 	attr.type = fprobe_pmu_type();
 	attr.config1 = user_string(test, 0, filter);
@@ -677,7 +678,7 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cap->n, 2);
 	rec = (void *)cap->raw[0];
 	KUNIT_ASSERT_EQ(test, rec->type, FPROBE_PMU_REC_ENTRY);
-	KUNIT_EXPECT_EQ(test, rec->version, FPROBE_PMU_RECORD_VERSION);
+	KUNIT_EXPECT_EQ(test, rec->version, FPROBE_PMU_RECORD_VERSION_FETCH);
 	KUNIT_ASSERT_LE(test, rec->size, cap->len[0]);
 	KUNIT_ASSERT_EQ(test, rec->nargs, 1);
 	/* the argument stays last */
@@ -688,7 +689,6 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slot[0], 0xfeedf00d);
 	KUNIT_EXPECT_EQ(test, slot[2], 0x55);
 	KUNIT_EXPECT_EQ(test, slot[5], 0xfe);
-	KUNIT_EXPECT_EQ(test, slot[6], 0);
 	KUNIT_EXPECT_EQ(test, rec->fetch_flags,
 			FPROBE_PMU_FETCH_FAULT(6) | FPROBE_PMU_FETCH_CUT(4));
 	/* strings: offset in the area, length with the NUL */
@@ -699,6 +699,9 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slot[4] >> 32, FPROBE_PMU_STRING_MAX);
 	KUNIT_EXPECT_EQ(test, strlen((const char *)area + (u32)slot[4]),
 			FPROBE_PMU_STRING_MAX - 1);
+	/* a string behind a NULL pointer: "" */
+	KUNIT_EXPECT_EQ(test, slot[6] >> 32, 1);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[6], "");
 #ifdef CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE
 	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[7], "from user");
 #endif
@@ -708,6 +711,7 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	/* the exit record: no fetch area */
 	rec = (void *)cap->raw[1];
 	KUNIT_EXPECT_EQ(test, rec->type, FPROBE_PMU_REC_EXIT);
+	KUNIT_EXPECT_EQ(test, rec->version, FPROBE_PMU_RECORD_VERSION);
 	KUNIT_EXPECT_EQ(test, rec->size, struct_size(rec, args, 1));
 	KUNIT_EXPECT_EQ(test, rec->fetch_flags, 0);
 
@@ -722,6 +726,11 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	/* without entry records */
 	attr.config = 0;
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch;$arg1:u8");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	/* nor in the not-filter */
+	attr.config = FPROBE_PMU_CONFIG_ENTRY;
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch");
+	attr.config2 = user_string(test, PAGE_SIZE, "x;$arg1:u8");
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
 }
 

@@ -99,12 +99,13 @@ enum fprobe_pmu_record_type {
 };
 
 /*
- * The layout of struct fprobe_pmu_record below. Version 2 has @fetch_flags
- * where version 1 had a reserved 0, and a fetch area in the entry records
- * of an event with fetch arguments; the records of the others are laid out
- * as in version 1.
+ * The layout of struct fprobe_pmu_record below. An entry record with a
+ * fetch area is of version FPROBE_PMU_RECORD_VERSION_FETCH: the area sits
+ * between the fixed part and @args, and @fetch_flags tells of it; every
+ * other record is of version 1, with @fetch_flags 0.
  */
-#define FPROBE_PMU_RECORD_VERSION	2
+#define FPROBE_PMU_RECORD_VERSION	1
+#define FPROBE_PMU_RECORD_VERSION_FETCH	2
 
 /*
  * The PERF_SAMPLE_RAW payload of each sample, in the byte order of the
@@ -129,7 +130,7 @@ enum fprobe_pmu_record_type {
  */
 struct fprobe_pmu_record {
 	__u16	size;		/* bytes in the record, @args included */
-	__u16	version;	/* FPROBE_PMU_RECORD_VERSION */
+	__u16	version;	/* FPROBE_PMU_RECORD_VERSION(_FETCH) */
 	__u16	type;		/* enum fprobe_pmu_record_type */
 	__u16	nargs;		/* the number of entries in @args */
 	__u32	depth;		/* function graph depth of the call, 0: outermost */

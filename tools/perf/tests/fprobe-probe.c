@@ -269,6 +269,8 @@ static int test__fprobe_probe_fetch(struct test_suite *test __maybe_unused,
 		{ "do_sys_openat2 how->flags how->flags", "error" },
 		{ "do_sys_openat2 dfd dfd=how->flags", "error" },
 		{ "do_sys_openat2 retval=dfd:u32", "error" },
+		/* a field named as a parameter is read back as that parameter */
+		{ "do_sys_openat2 how=how->flags", "error" },
 	};
 	struct fprobe_protos protos = { .vmlinux = NULL, .use_btf = true, };
 	int ret = TEST_OK;

@@ -199,8 +199,9 @@ static int test__fprobe_report_fetched(struct test_suite *test __maybe_unused,
 {
 	static const char * const types[] = { "s16", "string", "string", "x64" };
 	static const char * const names[] = { "mode", "name", "long", "ptr" };
+	static const char * const bad_types[] = { "" };
 	struct fprobe_pmu_record rec = {
-		.version	= FPROBE_PMU_RECORD_VERSION,
+		.version	= FPROBE_PMU_RECORD_VERSION_FETCH,
 		.type		= FPROBE_PMU_REC_ENTRY,
 		.nargs		= 1,
 		.fetch_flags	= FPROBE_PMU_FETCH_CUT(2) | FPROBE_PMU_FETCH_FAULT(3),
@@ -208,6 +209,7 @@ static int test__fprobe_report_fetched(struct test_suite *test __maybe_unused,
 	};
 	u64 raw[32], slots[4] = { 0xfffe, 32 | 6ULL << 32, 38 | 3ULL << 32, 0 }, arg = 0x77;
 	char *area = (char *)&raw[sizeof(rec) / 8];
+	struct fprobe_fetched v[FPROBE_CALL_MAX_FETCH];
 	struct fprobe_call call;
 
 	memset(raw, 0, sizeof(raw));
@@ -222,29 +224,34 @@ static int test__fprobe_report_fetched(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("decode", !fprobe_pmu_record__decode(raw, rec.size, &call));
 	TEST_ASSERT_VAL("arg last", call.nargs == 1 && call.args[0] == 0x77);
 	TEST_ASSERT_VAL("fetched",
-			!fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, &call));
-	TEST_ASSERT_VAL("nr", call.nr_fetch == 4);
-	TEST_ASSERT_VAL("value", call.fetch[0].kind == FPROBE_FETCH_SIGNED &&
-			call.fetch[0].size == 2 && call.fetch[0].val == 0xfffe &&
-			!strcmp(call.fetch[0].name, "mode") && !call.fetch[0].flags);
-	TEST_ASSERT_VAL("string", call.fetch[1].kind == FPROBE_FETCH_STRING &&
-			!strcmp(call.fetch[1].str, "hello") && !call.fetch[1].flags);
-	TEST_ASSERT_VAL("cut", !strcmp(call.fetch[2].str, "ab") &&
-			call.fetch[2].flags == FPROBE_FETCHED_CUT);
-	TEST_ASSERT_VAL("fault", call.fetch[3].kind == FPROBE_FETCH_HEX &&
-			call.fetch[3].flags == FPROBE_FETCHED_FAULT);
+			!fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v));
+	TEST_ASSERT_VAL("value", v[0].kind == FPROBE_FETCH_SIGNED && v[0].size == 2 &&
+			v[0].val == 0xfffe && !strcmp(v[0].name, "mode") && !v[0].flags);
+	TEST_ASSERT_VAL("string", v[1].kind == FPROBE_FETCH_STRING &&
+			!strcmp(v[1].str, "hello") && !v[1].flags);
+	TEST_ASSERT_VAL("cut", !strcmp(v[2].str, "ab") && v[2].flags == FPROBE_FETCHED_CUT);
+	TEST_ASSERT_VAL("fault", v[3].kind == FPROBE_FETCH_HEX &&
+			v[3].flags == FPROBE_FETCHED_FAULT);
 
 	/* fewer values than the event fetches, a string out of the area */
-	TEST_ASSERT_VAL("too few", fprobe_pmu_record__fetched(raw, rec.size, types, names, 7,
-							      &call) == -EINVAL);
+	TEST_ASSERT_VAL("too few",
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 7, v) == -EINVAL);
+	/* a type that is none, as an event name can have one */
+	TEST_ASSERT_VAL("bad type", fprobe_pmu_record__fetched(raw, rec.size, bad_types,
+							       names, 1, v) == -EINVAL);
 	slots[1] = 44 | 6ULL << 32;
 	memcpy(area, slots, sizeof(slots));
-	TEST_ASSERT_VAL("string out", fprobe_pmu_record__fetched(raw, rec.size, types, names, 4,
-								 &call) == -EINVAL);
+	TEST_ASSERT_VAL("string out",
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v) == -EINVAL);
 	slots[1] = 32 | 5ULL << 32;
 	memcpy(area, slots, sizeof(slots));
-	TEST_ASSERT_VAL("no NUL", fprobe_pmu_record__fetched(raw, rec.size, types, names, 4,
-							     &call) == -EINVAL);
+	TEST_ASSERT_VAL("no NUL",
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v) == -EINVAL);
+	/* an exit record has no area */
+	rec.size = sizeof(rec) + sizeof(u64);
+	memcpy(raw, &rec, sizeof(rec));
+	TEST_ASSERT_VAL("no area",
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v) == -ENODATA);
 	return TEST_OK;
 }
 
@@ -305,12 +312,12 @@ static int test__fprobe_report_decode(struct test_suite *test __maybe_unused,
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size - 8);
 	TEST_ASSERT_VAL("size < args", fprobe_pmu_record__decode(buf + 4, size, &call) == -EINVAL);
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size + 8);
-	TEST_ASSERT_VAL("fetch area", !fprobe_pmu_record__decode(buf + 4, size + 8, &call));
-	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 1);
 	TEST_ASSERT_VAL("version 1 area",
 			fprobe_pmu_record__decode(buf + 4, size + 8, &call) == -EINVAL);
+	set_u16(buf, offsetof(struct fprobe_pmu_record, version), FPROBE_PMU_RECORD_VERSION_FETCH);
+	TEST_ASSERT_VAL("fetch area", !fprobe_pmu_record__decode(buf + 4, size + 8, &call));
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size);
-	TEST_ASSERT_VAL("version 1", !fprobe_pmu_record__decode(buf + 4, size, &call));
+	TEST_ASSERT_VAL("fetch, no area", !fprobe_pmu_record__decode(buf + 4, size, &call));
 
 	/* A version this perf does not know is refused, and told */
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 2);

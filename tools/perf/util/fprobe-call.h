@@ -55,7 +55,7 @@ struct fprobe_call {
 	const char	**stack;	/* its symbols, outermost first */
 	u64		cookie;		/* the caller's, see fprobe_report__walk_calls() */
 	u32		nr_fetch;	/* values fetched at entry */
-	struct fprobe_fetched fetch[FPROBE_CALL_MAX_FETCH];
+	struct fprobe_fetched *fetch;	/* nr_fetch of them, the holder's */
 };
 
 #endif /* __PERF_FPROBE_CALL_H */

@@ -44,8 +44,8 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 		return -EINVAL;
 
 	memcpy(&rec, raw, offsetof(struct fprobe_pmu_record, type));
-	/* version 1 is version 2 without fetch area */
-	if (rec.version != FPROBE_PMU_RECORD_VERSION && rec.version != 1)
+	if (rec.version != FPROBE_PMU_RECORD_VERSION &&
+	    rec.version != FPROBE_PMU_RECORD_VERSION_FETCH)
 		return -EPROTONOSUPPORT;
 	if (size < sizeof(rec))
 		return -EINVAL;
@@ -55,7 +55,8 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 		return -EINVAL;
 	if (rec.size < sizeof(rec) + rec.nargs * sizeof(u64) ||
 	    (rec.size - sizeof(rec)) % sizeof(u64) ||
-	    (rec.version == 1 && rec.size != sizeof(rec) + rec.nargs * sizeof(u64)))
+	    (rec.version == FPROBE_PMU_RECORD_VERSION &&
+	     rec.size != sizeof(rec) + rec.nargs * sizeof(u64)))
 		return -EINVAL;
 	if (size < rec.size || size > rec.size + FPROBE_PMU_RAW_PAD)
 		return -EINVAL;
@@ -87,6 +88,18 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 	return 0;
 }
 
+bool fprobe_fetch_type__valid(const char *type)
+{
+	if (!type)
+		return false;
+	if (!strcmp(type, "string"))
+		return true;
+	if (!type[0] || !strchr("usx", type[0]))
+		return false;
+	return !strcmp(type + 1, "8") || !strcmp(type + 1, "16") ||
+	       !strcmp(type + 1, "32") || !strcmp(type + 1, "64");
+}
+
 /**
  * fprobe_pmu_record__fetched - the values of the fetch area of a record
  * @raw: the PERF_SAMPLE_RAW payload, which fprobe_pmu_record__decode() took
@@ -94,20 +107,20 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
  * @types: the fetch type of each value ("string", "u32", "x64", ...)
  * @names: the name of each
  * @n: the number of values the record's event fetches
- * @call: its fetch[] and nr_fetch set; a string points into @raw
+ * @vals: set to the @n values; a string points into @raw
  *
- * Return: 0 (nr_fetch 0 for a record without fetch area, an exit record);
+ * Return: 0; -ENODATA for a record without fetch area (an exit record);
  * -EINVAL if the area holds fewer than @n values, or a string that is not
- * in it or not NUL-terminated, or @n is more than FPROBE_CALL_MAX_FETCH.
+ * in it or not NUL-terminated, a type is not a fetch type, or @n is more
+ * than FPROBE_CALL_MAX_FETCH.
  */
 int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *types,
-			       const char * const *names, u32 n, struct fprobe_call *call)
+			       const char * const *names, u32 n, struct fprobe_fetched *vals)
 {
 	struct fprobe_pmu_record rec;
 	const char *area;
 	u32 area_size, i;
 
-	call->nr_fetch = 0;
 	if (!raw || size < sizeof(rec) || n > FPROBE_CALL_MAX_FETCH)
 		return -EINVAL;
 	memcpy(&rec, raw, sizeof(rec));
@@ -116,11 +129,11 @@ int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *ty
 	area = (const char *)raw + sizeof(rec);
 	area_size = rec.size - sizeof(rec) - rec.nargs * sizeof(u64);
 	if (!area_size)
-		return 0;
+		return -ENODATA;
 	if (area_size < n * sizeof(u64))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
-		struct fprobe_fetched *v = &call->fetch[i];
+		struct fprobe_fetched *v = &vals[i];
 		u64 slot;
 
 		memcpy(&slot, area + i * sizeof(u64), sizeof(slot));
@@ -130,6 +143,8 @@ int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *ty
 			v->flags |= FPROBE_FETCHED_FAULT;
 		if (rec.fetch_flags & FPROBE_PMU_FETCH_CUT(i))
 			v->flags |= FPROBE_FETCHED_CUT;
+		if (!fprobe_fetch_type__valid(types[i]))
+			return -EINVAL;
 		if (!strcmp(types[i], "string")) {
 			u32 off = slot, len = slot >> 32;
 
@@ -147,7 +162,6 @@ int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *ty
 			return -EINVAL;
 		v->val = slot;
 	}
-	call->nr_fetch = n;
 	return 0;
 }
 

@@ -362,7 +362,7 @@ int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn
 	case DW_TAG_array_type:
 		tn->kind = FPROBE_TNODE_ARRAY;
 		tn->size = -1;
-		/* the bound of the first dimension, if it has one */
+		/* the bound of its dimension, if it has one */
 		if (dwarf_child(&rdie, &tdie) == 0 &&
 		    dwarf_tag(&tdie) == DW_TAG_subrange_type) {
 			if (dwarf_attr(&tdie, DW_AT_count, &attr) &&
@@ -371,6 +371,12 @@ int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn
 			else if (dwarf_attr(&tdie, DW_AT_upper_bound, &attr) &&
 				 !dwarf_formudata(&attr, &count))
 				tn->nr_elems = count + 1;
+			/* an element of [N][M] is no type of the DWARF's: not indexed */
+			if (dwarf_siblingof(&tdie, &tdie) == 0 &&
+			    dwarf_tag(&tdie) == DW_TAG_subrange_type) {
+				tn->kind = FPROBE_TNODE_OTHER;
+				return 0;
+			}
 		}
 		break;
 	case DW_TAG_structure_type:
@@ -386,10 +392,14 @@ int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn
 		return 0;
 	}
 	/* a pointer's or an array's target */
+	tn->target_size = -1;
 	if (die_get_type(&rdie, &tdie)) {
 		tn->target = dwarf_dieoffset(&tdie);
 		if (fprobe_dwarf__real_type(&tdie, &die)) {
 			tn->target_size = dwarf_bytesize(&die);
+			/* clang gives a pointer type no size: the kernel's are 8 */
+			if (tn->target_size <= 0 && dwarf_tag(&die) == DW_TAG_pointer_type)
+				tn->target_size = sizeof(u64);
 			tn->is_char = dwarf_tag(&die) == DW_TAG_base_type &&
 				      tn->target_size == 1;
 		}

@@ -30,6 +30,7 @@
 
 #include "debug.h"
 #include "fprobe-btf.h"
+#include "fprobe-decode.h"
 #include "fprobe-dwarf.h"
 #include "fprobe-probe.h"
 #include "hashmap.h"
@@ -534,17 +535,6 @@ static int fprobe_probe__split(struct fprobe_probe *probe)
 static const char fprobe_fetch_syntax[] =
 	"[NAME=]PARAM[->member|.member|[N]...][:TYPE], TYPE string, u|s|x 8..64";
 
-/* A fetch type: string, or u, s or x and 8, 16, 32 or 64 */
-static bool fprobe_fetch__type_ok(const char *type)
-{
-	if (!strcmp(type, "string"))
-		return true;
-	if (!strchr("usx", type[0]) || !type[0])
-		return false;
-	return !strcmp(type + 1, "8") || !strcmp(type + 1, "16") ||
-	       !strcmp(type + 1, "32") || !strcmp(type + 1, "64");
-}
-
 /*
  * Parse the PARAM @tok of the probe @str, with perf probe's parser of its
  * arguments, into @ft: 0, -EINVAL (said), -ENOMEM
@@ -577,7 +567,7 @@ static int fprobe_fetch__parse(struct fprobe_fetch *ft, const char *tok, const c
 		       tok, str, fprobe_fetch_syntax);
 		goto out;
 	}
-	if (arg->type && !fprobe_fetch__type_ok(arg->type)) {
+	if (arg->type && !fprobe_fetch_type__valid(arg->type)) {
 		pr_err("invalid type '%s' of '%s' in '%s': %s\n", arg->type, tok, str,
 		       fprobe_fetch_syntax);
 		goto out;
@@ -1215,6 +1205,14 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 		pr_err("%s has no parameter '%s' (in '%s')\n", func->name, ft->param, ft->spec);
 		return -EINVAL;
 	}
+	/* a field of a parameter's name would be read back as that parameter */
+	if (ft->fields && fprobe_func__param_index(func, ft->name) >= 0) {
+		const char *eq = strchr(ft->spec, '=');
+
+		pr_err("'%s' makes a field '%s', the name of a parameter of %s: give it another name, as in NEWNAME=%s\n",
+		       ft->spec, ft->name, func->name, eq ? eq + 1 : ft->spec);
+		return -EINVAL;
+	}
 	if (p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS) {
 		pr_err("'%s' of %s cannot be fetched: %s\n", p->name, func->name,
 		       p->arg < 0 ? p->no_arg : "only the first 6 arguments are at hand");
@@ -1252,6 +1250,11 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 				goto out_einval;
 			}
 		} else if (index && tn.kind == FPROBE_TNODE_ARRAY && mem) {
+			if (tn.target_size <= 0) {
+				pr_err("the elements of '%s' in '%s' have no size in %s\n", what,
+				       ft->spec, func->source);
+				goto out_einval;
+			}
 			if (tn.nr_elems && field->index >= tn.nr_elems) {
 				pr_err("'%s%s' in '%s' is past the %d elements of '%s'\n", what,
 				       field->name, ft->spec, tn.nr_elems, what);

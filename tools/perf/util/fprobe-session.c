@@ -64,38 +64,80 @@ struct fprobe_pending {
 	struct fprobe_func	*dwarf;
 };
 
+/*
+ * The values an entry record of the fprobe PMU fetched, waiting for the exit
+ * record of the same call (same function, depth and entry time)
+ */
+struct fprobe_fetching {
+	u64			func;
+	u64			entry_time;
+	u32			depth;
+	u32			nr;
+	struct fprobe_fetched	*vals;	/* owned, with their strings */
+};
+
 struct fprobe_task {
 	int			nr;
 	size_t			alloc;
 	struct fprobe_pending	*stack;
+	/* PMU: entry records that fetched values, innermost last */
+	int			nr_fetching;
+	size_t			alloc_fetching;
+	struct fprobe_fetching	*fetching;
 	/* out of every traced call when one that ended then returned */
 	u64			settle_after;
 };
 
-/* Free the strings fetched for @c, which its holder owns */
-static void fprobe_call__free_fetched(struct fprobe_call *c)
+/* Free @nr fetched values @vals, their strings included */
+static void fprobe_fetched__free(struct fprobe_fetched *vals, u32 nr)
 {
 	u32 i;
 
-	for (i = 0; i < c->nr_fetch; i++)
-		zfree((char **)&c->fetch[i].str);
+	for (i = 0; vals && i < nr; i++)
+		free((char *)vals[i].str);
+	free(vals);
+}
+
+/* Free the values fetched for @c, which its holder owns */
+static void fprobe_call__free_fetched(struct fprobe_call *c)
+{
+	fprobe_fetched__free(c->fetch, c->nr_fetch);
+	c->fetch = NULL;
 	c->nr_fetch = 0;
 }
 
-/* Copy the strings fetched for @c, for a holder of its own: 0, -ENOMEM */
-static int fprobe_call__dup_fetched(struct fprobe_call *c)
+/* Copies of @nr values @vals and of their strings, or NULL */
+static struct fprobe_fetched *fprobe_fetched__dup(const struct fprobe_fetched *vals, u32 nr)
 {
+	struct fprobe_fetched *dup = calloc(nr, sizeof(*dup));
 	u32 i;
 
-	for (i = 0; i < c->nr_fetch; i++) {
-		if (!c->fetch[i].str)
+	if (!dup)
+		return NULL;
+	for (i = 0; i < nr; i++) {
+		dup[i] = vals[i];
+		if (!vals[i].str)
 			continue;
-		c->fetch[i].str = strdup(c->fetch[i].str);
-		if (!c->fetch[i].str) {
-			c->nr_fetch = i;
-			fprobe_call__free_fetched(c);
-			return -ENOMEM;
+		dup[i].str = strdup(vals[i].str);
+		if (!dup[i].str) {
+			fprobe_fetched__free(dup, i);
+			return NULL;
 		}
+	}
+	return dup;
+}
+
+/* Copy the values fetched for @c, for a holder of its own: 0, -ENOMEM */
+static int fprobe_call__dup_fetched(struct fprobe_call *c)
+{
+	if (!c->nr_fetch) {
+		c->fetch = NULL;
+		return 0;
+	}
+	c->fetch = fprobe_fetched__dup(c->fetch, c->nr_fetch);
+	if (!c->fetch) {
+		c->nr_fetch = 0;
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -671,63 +713,84 @@ static bool evsel__is_fprobe(struct evsel *evsel)
 	       strstarts(evsel__name(evsel), FPROBE_PMU_EVSEL ":");
 }
 
+/* Drop the entries of @task's fetching stack from @down_to on */
+static void fprobe_task__drop_fetching(struct fprobe_task *task, int down_to)
+{
+	while (task->nr_fetching > down_to) {
+		struct fprobe_fetching *f = &task->fetching[--task->nr_fetching];
+
+		fprobe_fetched__free(f->vals, f->nr);
+	}
+}
+
 /*
  * The records of a PMU event that fetches values (PARAM->member,
  * PARAM:string) at entry: the entry record has them, and waits on its
- * thread's stack for the exit record of the call, which takes them over.
- * Return: 1 for an exit record, its values (copies) in @call if its entry
- * record was seen; 0 for an entry record (kept), or one that does not
- * parse (counted); -ENOMEM.
+ * thread's fetching stack (kept apart from the tracefs path's, which lost
+ * records flush) for the exit record of the same call, with the same
+ * function, depth and entry time, which takes them over. An entry drops
+ * those at its depth and deeper: they returned with no exit record (one the
+ * kernel-side filters left out, or lost). The idle threads (tid 0) are
+ * apart per CPU. Return: 1 for an exit record, its values (copies, to free)
+ * in @call if its entry record was seen; 0 for an entry record (kept, or
+ * counted if it does not parse); -ENOMEM.
  */
 static int fprobe_session__pmu_fetched(struct fprobe_session *fs, struct fprobe_evinfo *info,
 				       struct perf_sample *sample, struct fprobe_call *call)
 {
-	struct fprobe_task *task = fprobe_session__task(fs, sample->tid);
-	struct fprobe_pending *p;
-	int i;
+	s32 key = sample->tid ? (s32)sample->tid : -1 - (s32)sample->cpu;
+	struct fprobe_task *task = fprobe_session__task(fs, key);
+	struct fprobe_fetched vals[FPROBE_CALL_MAX_FETCH];
+	struct fprobe_fetching *f;
+	int i, err;
 
 	if (!task)
 		return -ENOMEM;
 	if (call->flags & FPROBE_CALL_EXIT) {
-		/* its entry, the innermost open one of the function */
-		for (i = task->nr - 1; i >= 0; i--) {
-			if (task->stack[i].call.func == call->func &&
-			    task->stack[i].call.depth == call->depth)
+		for (i = task->nr_fetching - 1; i >= 0; i--) {
+			f = &task->fetching[i];
+			if (f->func == call->func && f->depth == call->depth &&
+			    f->entry_time == call->entry_time)
 				break;
 		}
 		if (i < 0)
 			return 1;
-		/* those above it are of calls whose exit was lost */
-		while (task->nr > i + 1)
-			fprobe_call__free_fetched(&task->stack[--task->nr].call);
-		p = &task->stack[--task->nr];
-		call->nr_fetch = p->call.nr_fetch;
-		memcpy(call->fetch, p->call.fetch, sizeof(call->fetch));
-		p->call.nr_fetch = 0;
+		f = &task->fetching[i];
+		call->fetch = f->vals;
+		call->nr_fetch = f->nr;
+		f->vals = NULL;
+		fprobe_task__drop_fetching(task, i);
 		return 1;
 	}
 
-	if ((size_t)task->nr == task->alloc) {
-		size_t alloc = task->alloc ? task->alloc * 2 : 8;
-		struct fprobe_pending *stack = realloc(task->stack, alloc * sizeof(*stack));
-
-		if (!stack)
-			return -ENOMEM;
-		task->stack = stack;
-		task->alloc = alloc;
-	}
-	p = &task->stack[task->nr];
-	memset(p, 0, sizeof(*p));
-	p->call = *call;
-	if (fprobe_pmu_record__fetched(sample->raw_data, sample->raw_size,
-				       info->fetch_types, (const char * const *)info->fetch_names,
-				       info->nr_fetch, &p->call) < 0) {
+	for (i = task->nr_fetching; i > 0 && task->fetching[i - 1].depth >= call->depth; i--)
+		;
+	fprobe_task__drop_fetching(task, i);
+	err = fprobe_pmu_record__fetched(sample->raw_data, sample->raw_size, info->fetch_types,
+					 (const char * const *)info->fetch_names, info->nr_fetch,
+					 vals);
+	if (err) {
 		fs->stats.nr_bad++;
 		return 0;
 	}
-	if (fprobe_call__dup_fetched(&p->call) < 0)
+	if ((size_t)task->nr_fetching == task->alloc_fetching) {
+		size_t alloc = task->alloc_fetching ? task->alloc_fetching * 2 : 8;
+
+		f = realloc(task->fetching, alloc * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		task->fetching = f;
+		task->alloc_fetching = alloc;
+	}
+	f = &task->fetching[task->nr_fetching];
+	f->vals = fprobe_fetched__dup(vals, info->nr_fetch);
+	if (!f->vals)
 		return -ENOMEM;
-	task->nr++;
+	f->func = call->func;
+	f->entry_time = call->entry_time;
+	f->depth = call->depth;
+	f->nr = info->nr_fetch;
+	task->nr_fetching++;
 	return 0;
 }
 
@@ -791,14 +854,33 @@ static int fprobe_session__tp_fetched(struct evsel *evsel, struct perf_sample *s
 
 	if (call->nr_fetch == FPROBE_CALL_MAX_FETCH)
 		return 0;
+	if (!call->fetch) {
+		call->fetch = calloc(FPROBE_CALL_MAX_FETCH, sizeof(*call->fetch));
+		if (!call->fetch)
+			return -ENOMEM;
+	}
 	v = &call->fetch[call->nr_fetch];
 	memset(v, 0, sizeof(*v));
 	v->name = field->name;
 	if (field->flags & TEP_FIELD_IS_STRING) {
 		const char *str = evsel__rawptr(evsel, sample, field->name);
+		size_t len = 0;
 
+		/* within the raw data: the length the data location gives */
+		if (str && field->flags & TEP_FIELD_IS_DYNAMIC &&
+		    field->offset + sizeof(u32) <= sample->raw_size) {
+			u32 loc;
+
+			memcpy(&loc, (const char *)sample->raw_data + field->offset, sizeof(loc));
+			len = loc >> 16;
+			if ((const char *)str + len >
+			    (const char *)sample->raw_data + sample->raw_size)
+				str = NULL;
+		} else {
+			str = NULL;
+		}
 		v->kind = FPROBE_FETCH_STRING;
-		v->str = strdup(str ?: "");
+		v->str = strndup(str ?: "", len);
 		if (!v->str)
 			return -ENOMEM;
 		if (!str)
@@ -860,8 +942,10 @@ static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evs
 		 */
 		if ((field->flags & TEP_FIELD_IS_STRING) ||
 		    (p->dwarf && fprobe_func__param_index(p->dwarf, field->name) < 0)) {
-			if (fprobe_session__tp_fetched(evsel, sample, field, &p->call) < 0)
+			if (fprobe_session__tp_fetched(evsel, sample, field, &p->call) < 0) {
+				fprobe_call__free_fetched(&p->call);
 				return -ENOMEM;
+			}
 			continue;
 		}
 		if (idx >= FPROBE_CALL_MAX_ARGS)
@@ -884,8 +968,10 @@ static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evs
 							 machine, p->call.func);
 	if (p->call.nr_stack) {
 		p->call.stack = calloc(p->call.nr_stack, sizeof(*p->call.stack));
-		if (!p->call.stack)
+		if (!p->call.stack) {
+			fprobe_call__free_fetched(&p->call);
 			return -ENOMEM;
+		}
 		memcpy(p->call.stack, fs->stack_buf,
 		       p->call.nr_stack * sizeof(*p->call.stack));
 	}
@@ -1138,6 +1224,8 @@ void fprobe_session__delete(struct fprobe_session *fs)
 				free(task->stack[task->nr].call.stack);
 				fprobe_call__free_fetched(&task->stack[task->nr].call);
 			}
+			fprobe_task__drop_fetching(task, 0);
+			free(task->fetching);
 			free(task->stack);
 			free(task);
 		}

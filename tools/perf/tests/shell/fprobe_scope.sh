@@ -1,11 +1,11 @@
 #!/bin/bash
-# perf fprobe: -G records only the calls inside a function, exact counts on dd (exclusive)
+# perf fprobe: -G records only the calls inside a function, counts on dd (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # dd bs=1 count=10 makes 10 vfs_read and 10 vfs_write calls (and one
 # more write, of its summary), each calling rw_verify_area once. With -G
-# vfs_read the fprobe PMU sees vfs_read and the 10 rw_verify_area calls
-# inside it, and no vfs_write; without -G, all of them. A scope that
+# vfs_read the fprobe PMU sees the same vfs_read calls and the
+# rw_verify_area calls inside them, and no vfs_write; without -G, all. A scope that
 # matches no function, and a scope on the tracefs path, which has none,
 # are refused.
 
@@ -52,13 +52,15 @@ for scope in "" "-G vfs_read"; do
 	w=$(count vfs_write "$tmpdir/calls")
 	v=$(count rw_verify_area "$tmpdir/calls")
 	echo "${scope:-no scope}: vfs_read $r, vfs_write $w, rw_verify_area $v"
+	# dd's reads (and a dynamically linked one's of its libraries), its
+	# writes and that of its summary; each checked once
 	if [ -z "$scope" ]; then
-		# dd's writes, and that of its summary to stderr
-		[ "$r" -eq 10 ] && [ "$w" -ge 10 ] && [ "$v" -eq $((r + w)) ] ||
-			fail "without -G: expected 10, 10 or more, the sum: $(cat "$tmpdir/calls")"
+		[ "$r" -ge 10 ] && [ "$w" -ge 10 ] && [ "$v" -eq $((r + w)) ] ||
+			fail "without -G: 10 or more each, and their sum: $(cat "$tmpdir/calls")"
+		reads=$r
 	else
-		[ "$r" -eq 10 ] && [ "$w" -eq 0 ] && [ "$v" -eq 10 ] ||
-			fail "-G vfs_read: expected 10, 0, 10: $(cat "$tmpdir/calls")"
+		[ "$r" -eq "$reads" ] && [ "$w" -eq 0 ] && [ "$v" -eq "$r" ] ||
+			fail "-G vfs_read: expected $reads, 0, $reads: $(cat "$tmpdir/calls")"
 	fi
 done
 
