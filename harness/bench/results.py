@@ -75,7 +75,7 @@ REQUIRED = {
     "scale": ("kernel", "rep", "n", "calls", "ns", "reg_ns", "unreg_ns", "missed"),
     "tool": ("kernel", "rep", "tool", "calls", "ns"),
     "peers": ("kernel", "rep", "tool", "calls", "ns"),
-    "everything": ("kernel", "rep", "samples", "lost"),
+    "everything": ("kernel", "rep", "load", "samples", "lost"),
     "peerlost": ("kernel", "rep", "tool", "lost"),
     "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
@@ -524,19 +524,28 @@ def everything_section(rows, res):
         errors.append("no everything section (section 6)")
         return
     print("\n6. Tracing everything: perf fprobe record -A -a '*' --duration 2, default "
-          "buffer size, dd bs=1 on CPU 1")
-    shares = []
-    for r in sel:
-        kept, lost = int(r["samples"]), int(r["lost"])
-        share = lost / (kept + lost) if kept + lost else 0.0
-        shares.append(share)
-        print(f"   repetition {r['rep']}: {kept} records kept, {lost} lost ({100 * share:.2f}%)")
-    worst = max(shares)
-    met = worst <= EVERYTHING_TARGET
-    res["everything"] = {"runs": [dict(r) for r in sel], "worst": worst,
-                         "target": EVERYTHING_TARGET, "met": met}
-    print(f"   the most lost: {100 * worst:.2f}% "
-          f"(target \u2264 {100 * EVERYTHING_TARGET:.0f}%: {'met' if met else 'NOT met'})")
+          "buffer size,\n   the guest idle, and with dd bs=1 busy on CPU 1")
+    res["everything"] = {"target": EVERYTHING_TARGET}
+    for load in ("idle", "dd"):
+        shares = []
+        for r in select(rows, "everything", load=load):
+            kept, lost = int(r["samples"]), int(r["lost"])
+            share = lost / (kept + lost) if kept + lost else 0.0
+            shares.append(share)
+            print(f"   {load:<4} repetition {r['rep']}: {kept} records kept, {lost} lost "
+                  f"({100 * share:.2f}%)")
+        if not shares:
+            errors.append(f"no everything result with load={load}")
+            continue
+        worst = max(shares)
+        res["everything"][load] = {"worst": worst, "shares": shares}
+        if load == "idle":
+            met = worst <= EVERYTHING_TARGET
+            res["everything"]["met"] = met
+            print(f"   idle, the most lost: {100 * worst:.2f}% "
+                  f"(target \u2264 {100 * EVERYTHING_TARGET:.0f}%: {'met' if met else 'NOT met'})")
+        else:
+            print(f"   {load}, the most lost: {100 * worst:.2f}% (no target)")
 
 
 def main():

@@ -119,6 +119,7 @@ struct fprobe_pmu_fetch {
  * @scope_ips: Their ftrace locations, sorted.
  * @scope_ops: The function graph ops on them that count, per task, the
  *	calls of the scope the task is in (its task variable).
+ * @selective: @opener or @nr_scope is set: some calls are left out.
  * @entry: Emit entry records.
  * @exit: Emit exit records (@fp has an exit handler).
  * @active: Per-CPU list of the events added on the CPU.
@@ -141,6 +142,7 @@ struct fprobe_pmu_probe {
 	unsigned int			nr_scope;
 	unsigned long			*scope_ips;
 	struct fgraph_ops		scope_ops;
+	bool				selective;
 	bool				entry;
 	bool				exit;
 	struct hlist_head __percpu	*active;
@@ -436,7 +438,19 @@ NOKPROBE_SYMBOL(fprobe_pmu_scope_miss);
 static __always_inline bool fprobe_pmu_out_of_scope(struct fprobe_pmu_probe *probe,
 						    unsigned long ip)
 {
-	return unlikely(probe->nr_scope) && fprobe_pmu_scope_miss(probe, ip);
+	return probe->nr_scope && fprobe_pmu_scope_miss(probe, ip);
+}
+
+/*
+ * Whether @probe leaves out the current call, of @ip: one of the process
+ * that opened its events (fprobe_pmu_excluded()), or one out of its scope.
+ * A probe with neither pays one test.
+ */
+static __always_inline bool fprobe_pmu_left_out(struct fprobe_pmu_probe *probe,
+						unsigned long ip)
+{
+	return unlikely(probe->selective) &&
+	       (fprobe_pmu_excluded(probe) || fprobe_pmu_out_of_scope(probe, ip));
 }
 
 /*
@@ -485,7 +499,7 @@ static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 	/* A call made while this context writes a record: not lost */
 	if (fprobe_pmu_in_write())
 		return;
-	if (!fprobe_pmu_excluded(probe) && !fprobe_pmu_out_of_scope(probe, entry_ip))
+	if (!fprobe_pmu_left_out(probe, entry_ip))
 		fprobe_pmu_lost(probe, NULL);
 }
 
@@ -1083,8 +1097,7 @@ static int fprobe_pmu_entry(struct fprobe *fp, unsigned long entry_ip,
 	 * and no exit to hook.
 	 */
 	if (hlist_empty(this_cpu_ptr(probe->active)) ||
-	    fprobe_pmu_excluded(probe) || fprobe_pmu_in_write() ||
-	    fprobe_pmu_out_of_scope(probe, entry_ip))
+	    fprobe_pmu_left_out(probe, entry_ip) || fprobe_pmu_in_write())
 		return 1;
 	if (fprobe_pmu_maybe_throttled(probe) && fprobe_pmu_drop(probe))
 		return 1;
@@ -1458,6 +1471,7 @@ static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 			return ret;
 		}
 	}
+	probe->selective = probe->opener || probe->nr_scope;
 	/* max_funcs 0 lets no function through: the walk stops past one */
 	ret = fprobe_ips_from_filter(globs, probe->notfilter, max ?: 1,
 				     0, &addrs);
