@@ -75,6 +75,7 @@
 #include <linux/unaligned.h>
 
 #include <asm/fprobe.h>
+#include <asm/tlb.h>
 
 #include "trace.h"
 
