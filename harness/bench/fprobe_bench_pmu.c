@@ -3,10 +3,11 @@
  * fprobe_bench_pmu: the fprobe PMU's one-record-per-call path under
  * fprobe_bench (harness/bench/fprobe_bench.c), for make bench.
  *
- *   fprobe_bench_pmu [--count] MS [CALLS]
+ *   fprobe_bench_pmu [--count|--callchain] MS [CALLS]
  *
  * Opens one fprobe PMU event on fprobe_bench_target for this task (one
- * record per completed call, one argument, IP|TID|TIME|CPU|RAW) with a
+ * record per completed call, one argument, IP|TID|TIME|CPU|RAW, with
+ * --callchain also the kernel callchain, as perf fprobe records) with a
  * 64 MiB ring buffer, runs the "external" case of fprobe_bench for MS
  * milliseconds (or CALLS calls, see fprobe_bench.c), reads the ring buffer, and prints the module's result line
  * followed by "records=N lost=N": the samples read, and the records the full
@@ -65,10 +66,7 @@ static void drain(void)
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-/*
- * With --count: a counting event instead (no sample period, no ring
- * buffer), and "count=N lost=N" after the module's result line.
- */
+/* The type of the fprobe PMU, -1 without one */
 static int pmu_type(void)
 {
 	FILE *f = fopen("/sys/bus/event_source/devices/fprobe/type", "r");
@@ -90,12 +88,20 @@ int main(int argc, char **argv)
 	uint64_t counts[2];	/* value, lost */
 	unsigned long long ncalls = 0;
 	int fd, run, type, ms;
-	int counting = 0;
+	int counting = 0, callchain = 0;
 	char *end;
 	ssize_t n;
 
+	/*
+	 * With --count: a counting event instead (no sample period, no ring
+	 * buffer), and "count=N lost=N" after the module's result line.
+	 */
 	if (argc > 1 && !strcmp(argv[1], "--count")) {
 		counting = 1;
+		argv++;
+		argc--;
+	} else if (argc > 1 && !strcmp(argv[1], "--callchain")) {
+		callchain = 1;
 		argv++;
 		argc--;
 	}
@@ -105,7 +111,7 @@ int main(int argc, char **argv)
 			argc = 0;
 	}
 	if (argc < 2 || argc > 3 || (ms = atoi(argv[1])) <= 0) {
-		fprintf(stderr, "usage: fprobe_bench_pmu [--count] MS [CALLS]\n");
+		fprintf(stderr, "usage: fprobe_bench_pmu [--count|--callchain] MS [CALLS]\n");
 		return 2;
 	}
 	type = pmu_type();
@@ -122,6 +128,10 @@ int main(int argc, char **argv)
 		attr.sample_period = 1;
 		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				   PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	}
+	if (callchain) {
+		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		attr.exclude_callchain_user = 1;
 	}
 	attr.read_format = PERF_FORMAT_LOST;
 	attr.disabled = 1;

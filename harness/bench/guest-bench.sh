@@ -103,13 +103,22 @@ for r in $(seq "$reps"); do
 		rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 		echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate
 		out=$("$pmu" "$ms" "$calls") || die "fprobe_bench_pmu failed"
-		echo "$rate" >/proc/sys/kernel/perf_event_max_sample_rate
 		short "$out" && die "case pmu reached ${ms} ms before $calls calls: $out"
 		case "$out" in
 		*" lost=0"*) ;;
 		*) die "case pmu lost records, its count is not the write path's: $out" ;;
 		esac
 		percall pmu "$out"
+		# The same with the kernel callchain perf fprobe records
+		out=$("$pmu" --callchain "$ms" "$calls") ||
+			die "fprobe_bench_pmu --callchain failed"
+		echo "$rate" >/proc/sys/kernel/perf_event_max_sample_rate
+		short "$out" && die "case pmu-callchain reached ${ms} ms before $calls calls: $out"
+		case "$out" in
+		*" lost=0"*) ;;
+		*) die "case pmu-callchain lost records: $out" ;;
+		esac
+		percall pmu-callchain "$out"
 		out=$("$pmu" --count "$ms" "$calls") ||
 			die "fprobe_bench_pmu --count failed"
 		short "$out" && die "case pmu-count reached ${ms} ms before $calls calls: $out"

@@ -27,8 +27,8 @@
  * A call fprobe misses (recursion, a full shadow stack) is counted as lost
  * by each event it would have been delivered to, from the fprobe's missed
  * handler on the CPU of the call: the lost count of an event is its own.
- * A record for an event on perf's general path (see
- * fprobe_pmu_sample_general()) that finds perf's recursion context of its
+ * A record for an event that needs the sample registers (see
+ * fprobe_pmu_sample_regs()) that finds perf's recursion context of its
  * context taken is counted as lost by that event alone.
  *
  * The PMU does not trace its own writes, as ftrace does not trace its ring
@@ -44,9 +44,9 @@
  * arguments as the fprobe entry data (on the task's function graph shadow
  * stack); at return, the exit handler makes one record of the completed
  * call from them. The sample registers, built for the events whose
- * samples are not written in place, come from ftrace_fill_perf_regs(),
- * so PERF_SAMPLE_CALLCHAIN unwinds the stack of the probed call, with the
- * function address as their instruction pointer.
+ * samples have a callchain or are not written in place, come from
+ * ftrace_fill_perf_regs(), so PERF_SAMPLE_CALLCHAIN unwinds the stack of
+ * the probed call, with the function address as their instruction pointer.
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
@@ -539,6 +539,33 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 }
 
 /*
+ * The registers of the caller of the probed function, at the return
+ * address of the call, where the architecture's unwinder can go on from
+ * (arch_fprobe_perf_caller_regs()): perf then writes the function, then
+ * what it unwinds from there, the same callchain as from the registers of
+ * fprobe_pmu_fill_regs(), one frame fewer unwound. NULL where the
+ * architecture has no such registers.
+ */
+static struct pt_regs *fprobe_pmu_fill_caller_regs(struct pt_regs *buf,
+						   struct ftrace_regs *fregs,
+						   const struct fprobe_pmu_record *rec)
+{
+#ifdef arch_fprobe_perf_caller_regs
+	struct pt_regs *regs = ftrace_fill_perf_regs(fregs, buf);
+
+	if (regs != buf) {
+		*buf = *regs;
+		regs = buf;
+	}
+	arch_fprobe_perf_caller_regs(regs, fregs, rec->ret_ip,
+				     rec->type == FPROBE_PMU_REC_EXIT);
+	return regs;
+#else
+	return NULL;
+#endif
+}
+
+/*
  * Whether an event of @probe active on this CPU takes the exit record @rec:
  * a counting event, or a sampling one whose filters @rec passes. A record
  * no event takes is dropped before anything else is done for it.
@@ -563,37 +590,23 @@ NOKPROBE_SYMBOL(fprobe_pmu_wanted);
 /*
  * Sample @rec, with its arguments at @args, to @event through perf's
  * general path: for the events whose samples have more than
- * perf_inplace_sample_begin() writes (a callchain, registers, ...), or that
- * do more with them (a BPF program, a signal, ...). Only this path needs
- * the sample registers, and a perf recursion context for them: a record
- * that finds it taken (delivered from another perf event's record made in
- * the same context) is lost for the event.
+ * perf_inplace_sample_begin() writes (registers, a user stack, ...), or
+ * that do more with them (a BPF program, a signal, ...).
  *
  * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
  * entry: the ones below are written before they are read (the sample data
  * alone is 384 bytes), so they are left out.
  */
-static noinline void fprobe_pmu_sample_general(struct perf_event *event,
-					       const struct fprobe_pmu_record *rec,
-					       const u64 *args, const void *fetch,
-					       u32 fetch_size,
-					       struct ftrace_regs *fregs, u64 nr,
-					       u64 now, u64 period)
+static void fprobe_pmu_sample_general(struct perf_event *event,
+				      const struct fprobe_pmu_record *rec,
+				      const u64 *args, const void *fetch,
+				      u32 fetch_size, struct pt_regs *regs,
+				      u64 nr, u64 now, u64 period)
 {
 	struct perf_sample_data data __uninitialized;
 	struct perf_raw_frag args_frag __uninitialized;
 	struct perf_raw_frag fetch_frag __uninitialized;
 	struct perf_raw_record raw __uninitialized;
-	struct pt_regs *regs;
-	int rctx;
-
-	rctx = perf_swevent_get_recursion_context();
-	if (rctx < 0) {
-		atomic64_inc(&(event->parent ?: event)->lost_samples);
-		return;
-	}
-	regs = fprobe_pmu_fill_regs(this_cpu_ptr(&fprobe_pmu_regs[rctx]),
-				    fregs, rec);
 
 	perf_sample_data_init(&data, 0, period);
 	data.time = now;
@@ -623,7 +636,6 @@ static noinline void fprobe_pmu_sample_general(struct perf_event *event,
 	raw.frag.size = sizeof(*rec);
 	perf_sample_save_raw_data(&data, event, &raw);
 	perf_event_trace_record(event, nr, &data, regs);
-	perf_swevent_put_recursion_context(rctx);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_sample_general);
@@ -670,6 +682,56 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
 }
 
 /*
+ * Sample @rec, with its arguments at @args, to @event, whose sample needs
+ * registers: a callchain, unwound from them, in a sample written in place
+ * (perf_inplace_sample_begin_regs()), or anything perf's general path writes
+ * (fprobe_pmu_sample_general()). The registers take a perf recursion
+ * context: a record that finds it taken (delivered from another perf
+ * event's record made in the same context) is lost for the event.
+ */
+static noinline void fprobe_pmu_sample_regs(struct perf_event *event,
+					    const struct fprobe_pmu_record *rec,
+					    const u64 *args, const void *fetch,
+					    u32 fetch_size,
+					    struct ftrace_regs *fregs, u64 nr,
+					    u64 now, u64 period, void *buf)
+{
+	struct perf_inplace_sample is __uninitialized;
+	struct pt_regs *buf_regs, *regs;
+	int rctx, ret = -EOPNOTSUPP;
+
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx < 0) {
+		atomic64_inc(&(event->parent ?: event)->lost_samples);
+		return;
+	}
+	buf_regs = this_cpu_ptr(&fprobe_pmu_regs[rctx]);
+	if (event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
+		bool caller = true;
+
+		regs = fprobe_pmu_fill_caller_regs(buf_regs, fregs, rec);
+		if (!regs) {
+			regs = fprobe_pmu_fill_regs(buf_regs, fregs, rec);
+			caller = false;
+		}
+		ret = perf_inplace_sample_begin_regs(&is, event, nr, rec->func,
+						     now, period, rec->size, buf,
+						     regs, caller);
+	}
+	if (ret > 0) {
+		fprobe_pmu_put_record(is.raw, rec, args, fetch, fetch_size);
+		perf_inplace_sample_end(&is);
+	} else if (ret == -EOPNOTSUPP) {
+		regs = fprobe_pmu_fill_regs(buf_regs, fregs, rec);
+		fprobe_pmu_sample_general(event, rec, args, fetch, fetch_size,
+					  regs, nr, now, period);
+	}
+	perf_swevent_put_recursion_context(rctx);
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_sample_regs);
+
+/*
  * Sample @rec, with its arguments at @args, to the sampling events of
  * @probe active on this CPU, and add @nr to the count of all of them. @now
  * is the local_clock() of the record. Called with preemption disabled,
@@ -677,10 +739,10 @@ static __always_inline void fprobe_pmu_put_record(void *dst,
  *
  * The record is written straight into the ring buffer of each event
  * (perf_inplace_sample_begin()), or through perf's general path for the
- * events that need it. Written in place, it needs no registers and no
- * perf recursion context: the ring buffer takes nested records (of other
- * perf events, or of an NMI). The calls made from here are not traced (see
- * fprobe_pmu_in_write()).
+ * events that need it. Written in place without a callchain, it needs no
+ * registers and no perf recursion context: the ring buffer takes nested
+ * records (of other perf events, or of an NMI). The calls made from here
+ * are not traced (see fprobe_pmu_in_write()).
  */
 static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 					      struct fprobe_pmu_record *rec,
@@ -731,17 +793,21 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		if (!fprobe_pmu_passes(event, rec))
 			continue;
 
-		ret = perf_inplace_sample_begin(&is, event, nr, rec->func, now,
-						period, rec->size, buf);
-		if (likely(ret > 0)) {
-			fprobe_pmu_put_record(is.raw, rec, args, fetch,
-					      fetch_size);
-			perf_inplace_sample_end(&is);
-		} else if (ret == -EOPNOTSUPP) {
-			fprobe_pmu_sample_general(event, rec, args, fetch,
-						  fetch_size, fregs, nr, now,
-						  period);
+		/* A callchain is unwound from the sample registers */
+		if (!(event->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			ret = perf_inplace_sample_begin(&is, event, nr,
+							rec->func, now, period,
+							rec->size, buf);
+			if (likely(ret > 0)) {
+				fprobe_pmu_put_record(is.raw, rec, args, fetch,
+						      fetch_size);
+				perf_inplace_sample_end(&is);
+			}
+			if (ret != -EOPNOTSUPP)
+				continue;
 		}
+		fprobe_pmu_sample_regs(event, rec, args, fetch, fetch_size,
+				       fregs, nr, now, period, buf);
 	}
 	__this_cpu_write(fprobe_pmu_writing_ctx, writing);
 	local_irq_restore(flags);

@@ -359,13 +359,23 @@ int fprobe_pmu__max_fetch(void)
 #define FPROBE_DWARF_RECORDS	256
 #define FPROBE_DWARF_BUF_MAX	(4UL << 20)
 
-/* The ring buffer pages per CPU: -m, the default for dwarf, or 0 for perf's */
+/*
+ * The ring buffer pages per CPU: -m, the default for dwarf, or 0 for perf's.
+ * As perf trace, which also makes a record of each event it traces: for
+ * root, four times perf's default (2 MiB with 4 KiB pages), which holds
+ * about 7,000 records with kernel callchains. At perf's default, half the
+ * buffer (when the reader is woken) is about 900 such records: tracing
+ * every function of an idle guest, a timer interrupt that comes while the
+ * reader writes the file makes as many, and one record in eight was lost.
+ */
 static unsigned int fprobe__mmap_pages(const struct fprobe_record_opts *opts)
 {
 	unsigned long bytes;
 
-	if (opts->mmap_pages || opts->call_graph != FPROBE_CALL_GRAPH_DWARF)
+	if (opts->mmap_pages)
 		return opts->mmap_pages;
+	if (opts->call_graph != FPROBE_CALL_GRAPH_DWARF)
+		return geteuid() == 0 ? perf_event_mlock_kb_in_pages() * 4 : 0;
 	bytes = min((unsigned long)opts->stack_dump_size * FPROBE_DWARF_RECORDS,
 		    FPROBE_DWARF_BUF_MAX);
 	return roundup_pow_of_two(DIV_ROUND_UP(bytes, page_size));

@@ -249,7 +249,7 @@ static void ring_copy(struct ring *r, uint64_t off, void *dst, size_t len)
 static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 {
 	const uint64_t *end = p + words;
-	uint32_t raw_size, rec_size;
+	uint32_t raw_size, rec_size, i;
 	const char *raw;
 
 	memset(s, 0, sizeof(*s));
@@ -265,6 +265,8 @@ static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 	}
 	if (sample_type & PERF_SAMPLE_TIME)
 		s->time = *p++;
+	if ((sample_type & PERF_SAMPLE_ADDR) && *p++)
+		return failf("sample addr %#" PRIx64, p[-1]);
 	if ((sample_type & PERF_SAMPLE_ID) && *p++ != s->id)
 		return failf("sample id %" PRIu64 ", identifier %" PRIu64,
 			     p[-1], s->id);
@@ -296,18 +298,15 @@ static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 			     s->rec.nargs, s->rec.size, raw_size);
 	memcpy(s->args, raw + sizeof(s->rec), s->rec.nargs * 8);
 	/*
-	 * A sample without a callchain is written in place by the kernel
-	 * (perf_event_trace_begin()), which zeroes the padding after the
-	 * record; perf's general path leaves what the ring buffer held.
+	 * The samples of these types, with a callchain or without, are
+	 * written in place by the kernel (perf_inplace_sample_begin()),
+	 * which zeroes the padding after the record; perf's general path
+	 * leaves what the ring buffer held.
 	 */
-	if (!(sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		uint32_t i;
-
-		for (i = rec_size; i < raw_size; i++)
-			if (raw[i])
-				return failf("padding byte %u of the record is %#x",
-					     i, (unsigned char)raw[i]);
-	}
+	for (i = rec_size; i < raw_size; i++)
+		if (raw[i])
+			return failf("padding byte %u of the record is %#x",
+				     i, (unsigned char)raw[i]);
 	/* The raw data ends 8-byte aligned, counting its u32 size. */
 	p = (const uint64_t *)(raw + raw_size);
 	if (p >= end)
@@ -581,6 +580,101 @@ static bool test_exit_records(uint64_t vfs_read)
 				     i, i - 1);
 	}
 	return true;
+}
+
+/*
+ * The callchain the kernel writes with the sample in place (SAMPLE_TYPE,
+ * unwound from the caller of the function on some architectures) is the
+ * one perf's general path writes (SAMPLE_TYPE and PERF_SAMPLE_ADDR, which
+ * perf_inplace_sample_begin_regs() does not write), entry for entry, for
+ * each call: two events on vfs_read, each with its own ring buffer.
+ */
+static bool test_callchain_paths(uint64_t vfs_read)
+{
+	struct sample *a = samples, *b = samples + 2 * NR_READS;
+	struct perf_event_attr attr;
+	uint64_t count, lost, rlost;
+	struct ring ra, rb;
+	int fda, fdb = -1, zfd, n = -1, nb = -1, i;
+	bool ok = false;
+
+	init_attr(&attr, FILTER_ARGS, "vfs_read", 1);
+	fda = perf_event_open(&attr, 0, -1);
+	attr.sample_type |= PERF_SAMPLE_ADDR;
+	if (fda >= 0)
+		fdb = perf_event_open(&attr, 0, -1);
+	if (fda < 0 || fdb < 0) {
+		failf("perf_event_open: %s", strerror(errno));
+		goto out_close;
+	}
+	if (ring_map(&ra, fda)) {
+		failf("mmap: %s", strerror(errno));
+		goto out_close;
+	}
+	if (ring_map(&rb, fdb)) {
+		failf("mmap: %s", strerror(errno));
+		goto out_unmap_a;
+	}
+	zfd = open("/dev/zero", O_RDONLY);
+	ioctl(fda, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fdb, PERF_EVENT_IOC_ENABLE, 0);
+	i = do_reads(zfd);
+	ioctl(fdb, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fda, PERF_EVENT_IOC_DISABLE, 0);
+	close(zfd);
+	if (i) {
+		failf("reading /dev/zero failed");
+		goto out;
+	}
+	n = ring_read(&ra, a, 2 * NR_READS, &rlost);
+	if (n < 0 || rlost || read_count(fda, &count, &lost) || lost) {
+		failf("event A: %d records, lost", n);
+		goto out;
+	}
+	sample_type |= PERF_SAMPLE_ADDR;
+	nb = ring_read(&rb, b, 2 * NR_READS, &rlost);
+	sample_type &= ~(uint64_t)PERF_SAMPLE_ADDR;
+	if (nb < 0 || rlost || read_count(fdb, &count, &lost) || lost) {
+		failf("event B: %d records, lost", nb);
+		goto out;
+	}
+	if (n != NR_READS || nb != NR_READS) {
+		failf("%d and %d records of %d reads", n, nb, NR_READS);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!check_read_exit(&a[i], i, vfs_read, FILTER_ARGS) ||
+		    !check_read_exit(&b[i], i, vfs_read, FILTER_ARGS))
+			goto out;
+		if (a[i].rec.entry_time != b[i].rec.entry_time) {
+			failf("record %d: entry times %" PRIu64 " and %" PRIu64,
+			      i, a[i].rec.entry_time, b[i].rec.entry_time);
+			goto out;
+		}
+		if (a[i].nr_ips != b[i].nr_ips ||
+		    memcmp(a[i].ips, b[i].ips, a[i].nr_ips * 8)) {
+			int j;
+
+			for (j = 0; j < (int)a[i].nr_ips || j < (int)b[i].nr_ips; j++)
+				printf("# record %d frame %d: %#" PRIx64 " %#" PRIx64 "\n",
+				       i, j, j < (int)a[i].nr_ips ? a[i].ips[j] : 0,
+				       j < (int)b[i].nr_ips ? b[i].ips[j] : 0);
+			failf("record %d: callchains of %" PRIu64 " and %" PRIu64
+			      " entries differ", i, a[i].nr_ips, b[i].nr_ips);
+			goto out;
+		}
+	}
+	ok = true;
+out:
+	ring_unmap(&rb);
+out_unmap_a:
+	ring_unmap(&ra);
+out_close:
+	if (fdb >= 0)
+		close(fdb);
+	if (fda >= 0)
+		close(fda);
+	return ok;
 }
 
 /*
@@ -2033,6 +2127,8 @@ int main(int argc, char **argv)
 	report("all-functions-with-opener-written-straight",
 	       test_all_functions());
 	sample_type = SAMPLE_TYPE;
+	report("small-ring-callchain", test_small_ring(vfs_read));
+	report("callchain-in-place-vs-general", test_callchain_paths(vfs_read));
 	report("glob-vfs_*", test_glob(vfs_read));
 	report("glob-vs-function-tracer",
 	       test_glob_vs_function_tracer(vfs_read));
