@@ -64,6 +64,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/rethook.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
@@ -196,8 +197,8 @@ struct fprobe_pmu_call {
 
 /*
  * Sample registers, one set per perf recursion context. Only the fields
- * fprobe_pmu_fill_regs() sets are ever written, the same ones every time:
- * the others stay 0.
+ * fprobe_pmu_fill_regs() and fprobe_pmu_fill_caller_regs() set are ever
+ * written, the same ones every time: the others stay 0.
  */
 static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
 
@@ -539,26 +540,35 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 }
 
 /*
- * The registers of the caller of the probed function, at the return
- * address of the call, where the architecture's unwinder can go on from
- * (arch_fprobe_perf_caller_regs()): perf then writes the function, then
- * what it unwinds from there, the same callchain as from the registers of
- * fprobe_pmu_fill_regs(), one frame fewer unwound. NULL where the
- * architecture has no such registers.
+ * For an exit record, the registers of the caller of the probed function
+ * at the return address of the call, where the architecture's unwinder
+ * can go on from (arch_fprobe_perf_caller_regs()): perf then writes the
+ * function, then what it unwinds from there, the same callchain as from
+ * the registers of fprobe_pmu_fill_regs(), one frame fewer unwound. NULL
+ * where the architecture has no such registers, for an entry record (the
+ * call may not return), and for a call whose return a kretprobe hooked
+ * first (its return address is the kretprobe's trampoline, which the
+ * unwinder maps back from the registers of the function).
  */
 static struct pt_regs *fprobe_pmu_fill_caller_regs(struct pt_regs *buf,
 						   struct ftrace_regs *fregs,
 						   const struct fprobe_pmu_record *rec)
 {
 #ifdef arch_fprobe_perf_caller_regs
-	struct pt_regs *regs = ftrace_fill_perf_regs(fregs, buf);
+	struct pt_regs *regs;
 
+	if (rec->type != FPROBE_PMU_REC_EXIT)
+		return NULL;
+#ifdef CONFIG_RETHOOK
+	if (is_rethook_trampoline(rec->ret_ip))
+		return NULL;
+#endif
+	regs = ftrace_fill_perf_regs(fregs, buf);
 	if (regs != buf) {
 		*buf = *regs;
 		regs = buf;
 	}
-	arch_fprobe_perf_caller_regs(regs, fregs, rec->ret_ip,
-				     rec->type == FPROBE_PMU_REC_EXIT);
+	arch_fprobe_perf_caller_regs(regs, fregs, rec->ret_ip);
 	return regs;
 #else
 	return NULL;
@@ -597,11 +607,11 @@ NOKPROBE_SYMBOL(fprobe_pmu_wanted);
  * entry: the ones below are written before they are read (the sample data
  * alone is 384 bytes), so they are left out.
  */
-static void fprobe_pmu_sample_general(struct perf_event *event,
-				      const struct fprobe_pmu_record *rec,
-				      const u64 *args, const void *fetch,
-				      u32 fetch_size, struct pt_regs *regs,
-				      u64 nr, u64 now, u64 period)
+static noinline void fprobe_pmu_sample_general(struct perf_event *event,
+					       const struct fprobe_pmu_record *rec,
+					       const u64 *args, const void *fetch,
+					       u32 fetch_size, struct pt_regs *regs,
+					       u64 nr, u64 now, u64 period)
 {
 	struct perf_sample_data data __uninitialized;
 	struct perf_raw_frag args_frag __uninitialized;

@@ -1242,7 +1242,12 @@ start:
 
 	if (live) {
 		fflush(stdout);
-		live->nr_lost += nr_lost;
+		/*
+		 * The lost count of each event counts the records its ring
+		 * buffer lost too, which the PERF_RECORD_LOSTs read so far
+		 * counted: the larger of the two
+		 */
+		live->nr_lost = max(live->nr_lost, nr_lost);
 		ret = 0;
 		goto out_close;
 	}

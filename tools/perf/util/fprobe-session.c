@@ -1073,13 +1073,28 @@ static int fprobe_session__process_sample(const struct perf_tool *tool,
 
 /*
  * Records were lost: an exit seen after this point may belong to an entry
- * that was lost, so no call open now is given a latency.
+ * that was lost, so no call open now is given a latency. @nr records in a
+ * PERF_RECORD_LOST (@samples false), which a ring buffer writes when it
+ * has room again, or in a PERF_RECORD_LOST_SAMPLES, which perf writes at
+ * the end of a recording from each event's PERF_FORMAT_LOST count: that
+ * one counts every record the event lost, those its ring buffer lost (in
+ * the PERF_RECORD_LOSTs) included. The records lost are the larger of the
+ * two sums, not their sum; a recording without PERF_RECORD_LOST_SAMPLES
+ * (a kernel without PERF_FORMAT_LOST) has the ring buffers' alone.
  */
-static int fprobe_session__lost(struct fprobe_session *fs, u64 nr)
+static int fprobe_session__lost(struct fprobe_session *fs, u64 nr, bool samples)
 {
-	fs->stats.nr_lost += nr;
-	if (fs->rep)
-		fprobe_report__add_lost(fs->rep, nr);
+	struct fprobe_session_stats *st = &fs->stats;
+	u64 total;
+
+	if (samples)
+		st->nr_lost_samples += nr;
+	else
+		st->nr_lost_ring += nr;
+	total = max(st->nr_lost_ring, st->nr_lost_samples);
+	if (fs->rep && total > st->nr_lost)
+		fprobe_report__add_lost(fs->rep, total - st->nr_lost);
+	st->nr_lost = total;
 	return fprobe_session__flush_all(fs);
 }
 
@@ -1088,7 +1103,7 @@ static int fprobe_session__process_lost(const struct perf_tool *tool, union perf
 					struct machine *machine __maybe_unused)
 {
 	return fprobe_session__lost(container_of(tool, struct fprobe_session, tool),
-			    event->lost.lost);
+			    event->lost.lost, false);
 }
 
 static int fprobe_session__process_lost_samples(const struct perf_tool *tool,
@@ -1097,7 +1112,7 @@ static int fprobe_session__process_lost_samples(const struct perf_tool *tool,
 						struct machine *machine __maybe_unused)
 {
 	return fprobe_session__lost(container_of(tool, struct fprobe_session, tool),
-			    event->lost_samples.lost);
+			    event->lost_samples.lost, true);
 }
 
 /*

@@ -54,6 +54,8 @@ struct fprobe_session_stats {
 	u64			nr_open_at_end;
 	u64			nr_begun_before;
 	u64			nr_lost;	/* records */
+	u64			nr_lost_ring;	/* in PERF_RECORD_LOST */
+	u64			nr_lost_samples; /* in PERF_RECORD_LOST_SAMPLES */
 	u64			nr_throttled;	/* PERF_RECORD_THROTTLE */
 	u64			nr_bad;		/* undecodable records */
 };

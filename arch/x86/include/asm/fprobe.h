@@ -45,28 +45,29 @@ static __always_inline void arch_fprobe_perf_regs(struct pt_regs *regs,
 
 #define arch_fprobe_perf_regs arch_fprobe_perf_regs
 
+#ifdef CONFIG_UNWINDER_ORC
 /*
  * The registers of the caller of the probed function at @ret_ip, the
- * return address of the call, from those ftrace_fill_perf_regs() made
- * (@at_return: at the function's return): at the function's first
- * instruction, the caller's frame starts above the return address sp
- * points to; at its return, sp is back there. bp is the caller's at both.
- * The unwinder goes on from their ip, sp and bp as from a full set of
- * registers, finding the frame of @ret_ip from the instruction there,
- * which is in the state of the call's return.
+ * return address of the call, from those ftrace_fill_perf_regs() made at
+ * the function's return: sp and bp are back to the caller's. ORC unwinds
+ * from their ip, sp and bp as from a full set of registers, finding the
+ * frame at @ret_ip from the instruction there, which is in the state of
+ * the call's return (a call that returned is not one to a noreturn
+ * function, after which the next instruction may be another function's).
+ * Not with the frame pointer unwinder, which unwinds full registers at a
+ * function's first instruction from the caller's bp, its caller left out,
+ * and would give these a frame more.
  */
 static __always_inline void arch_fprobe_perf_caller_regs(struct pt_regs *regs,
 							 struct ftrace_regs *fregs,
-							 unsigned long ret_ip,
-							 bool at_return)
+							 unsigned long ret_ip)
 {
 	regs->ip = ret_ip;
-	if (!at_return)
-		regs->sp += sizeof(long);
 	regs->bp = ftrace_regs_get_frame_pointer(fregs);
 	regs->flags |= X86_EFLAGS_FIXED;
 }
 
 #define arch_fprobe_perf_caller_regs arch_fprobe_perf_caller_regs
+#endif
 
 #endif /* _ASM_X86_FPROBE_H */

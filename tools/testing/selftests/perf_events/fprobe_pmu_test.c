@@ -266,7 +266,7 @@ static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 	if (sample_type & PERF_SAMPLE_TIME)
 		s->time = *p++;
 	if ((sample_type & PERF_SAMPLE_ADDR) && *p++)
-		return failf("sample addr %#" PRIx64, p[-1]);
+		return failf("sample addr %#llx", (unsigned long long)p[-1]);
 	if ((sample_type & PERF_SAMPLE_ID) && *p++ != s->id)
 		return failf("sample id %" PRIu64 ", identifier %" PRIu64,
 			     p[-1], s->id);
@@ -583,11 +583,12 @@ static bool test_exit_records(uint64_t vfs_read)
 }
 
 /*
- * The callchain the kernel writes with the sample in place (SAMPLE_TYPE,
- * unwound from the caller of the function on some architectures) is the
- * one perf's general path writes (SAMPLE_TYPE and PERF_SAMPLE_ADDR, which
- * perf_inplace_sample_begin_regs() does not write), entry for entry, for
- * each call: two events on vfs_read, each with its own ring buffer.
+ * The callchain the kernel writes with the sample in place (SAMPLE_TYPE;
+ * of an exit record, unwound from the caller of the function on x86 with
+ * ORC) is the one perf's general path writes (SAMPLE_TYPE and
+ * PERF_SAMPLE_ADDR, which perf_inplace_sample_begin_regs() does not
+ * write), entry for entry, for each call: two events on vfs_read, each
+ * with its own ring buffer.
  */
 static bool test_callchain_paths(uint64_t vfs_read)
 {
@@ -616,6 +617,10 @@ static bool test_callchain_paths(uint64_t vfs_read)
 		goto out_unmap_a;
 	}
 	zfd = open("/dev/zero", O_RDONLY);
+	if (zfd < 0) {
+		failf("/dev/zero: %s", strerror(errno));
+		goto out;
+	}
 	ioctl(fda, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(fdb, PERF_EVENT_IOC_ENABLE, 0);
 	i = do_reads(zfd);
@@ -647,8 +652,9 @@ static bool test_callchain_paths(uint64_t vfs_read)
 		    !check_read_exit(&b[i], i, vfs_read, FILTER_ARGS))
 			goto out;
 		if (a[i].rec.entry_time != b[i].rec.entry_time) {
-			failf("record %d: entry times %" PRIu64 " and %" PRIu64,
-			      i, a[i].rec.entry_time, b[i].rec.entry_time);
+			failf("record %d: entry times %llu and %llu", i,
+			      (unsigned long long)a[i].rec.entry_time,
+			      (unsigned long long)b[i].rec.entry_time);
 			goto out;
 		}
 		if (a[i].nr_ips != b[i].nr_ips ||
@@ -656,11 +662,12 @@ static bool test_callchain_paths(uint64_t vfs_read)
 			int j;
 
 			for (j = 0; j < (int)a[i].nr_ips || j < (int)b[i].nr_ips; j++)
-				printf("# record %d frame %d: %#" PRIx64 " %#" PRIx64 "\n",
-				       i, j, j < (int)a[i].nr_ips ? a[i].ips[j] : 0,
-				       j < (int)b[i].nr_ips ? b[i].ips[j] : 0);
-			failf("record %d: callchains of %" PRIu64 " and %" PRIu64
-			      " entries differ", i, a[i].nr_ips, b[i].nr_ips);
+				printf("# record %d frame %d: %#llx %#llx\n", i, j,
+				       (unsigned long long)(j < (int)a[i].nr_ips ? a[i].ips[j] : 0),
+				       (unsigned long long)(j < (int)b[i].nr_ips ? b[i].ips[j] : 0));
+			failf("record %d: callchains of %llu and %llu entries differ",
+			      i, (unsigned long long)a[i].nr_ips,
+			      (unsigned long long)b[i].nr_ips);
 			goto out;
 		}
 	}
