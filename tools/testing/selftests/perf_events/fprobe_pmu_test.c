@@ -659,12 +659,13 @@ static bool test_callchain_paths(uint64_t vfs_read)
 		}
 		if (a[i].nr_ips != b[i].nr_ips ||
 		    memcmp(a[i].ips, b[i].ips, a[i].nr_ips * 8)) {
-			int j;
+			uint64_t j, ca = a[i].nr_ips, cb = b[i].nr_ips;
 
-			for (j = 0; j < (int)a[i].nr_ips || j < (int)b[i].nr_ips; j++)
-				printf("# record %d frame %d: %#llx %#llx\n", i, j,
-				       (unsigned long long)(j < (int)a[i].nr_ips ? a[i].ips[j] : 0),
-				       (unsigned long long)(j < (int)b[i].nr_ips ? b[i].ips[j] : 0));
+			for (j = 0; j < ca || j < cb; j++)
+				printf("# record %d frame %llu: %#llx %#llx\n", i,
+				       (unsigned long long)j,
+				       (unsigned long long)(j < ca ? a[i].ips[j] : 0),
+				       (unsigned long long)(j < cb ? b[i].ips[j] : 0));
 			failf("record %d: callchains of %llu and %llu entries differ",
 			      i, (unsigned long long)a[i].nr_ips,
 			      (unsigned long long)b[i].nr_ips);
