@@ -1351,36 +1351,25 @@ static void fprobe_fetched__fprintf(const struct fprobe_fetched *v, FILE *fp)
 }
 
 /**
- * fprobe_call__fprintf - print a call as perf fprobe trace and --calls do
+ * fprobe_call__fprintf_call - print "func(args) = ret" of a call
  * @c: the call
  * @arg_mask: the arguments of @c to print, bit 0 for args[0]
  * @proto: its function's prototype (the parameters' names and types), or NULL
- * @comm: the comm of its thread (perf fprobe trace), or NULL (--calls)
+ * @color: an error code returned in red (on a terminal)
  * @fp: where to
  *
- * "time tid cpu duration  func(args) = ret", indented by c->depth; with
- * @comm, "time cpu comm/tid duration ...", and an error code returned in
- * red on a terminal. An argument without a parameter of @proto is argN=
- * (arg1 the first) in hex, as is a return value without its type; a
- * function returning void has no '= ret'.
+ * An argument without a parameter of @proto is argN= (arg1 the first) in
+ * hex, as is a return value without its type; the values fetched at entry
+ * follow the arguments; a call without exit, or of a function returning
+ * void, has no '= ret'.
  */
-void fprobe_call__fprintf(const struct fprobe_call *c, u32 arg_mask,
-			  const struct fprobe_func *proto, const char *comm, FILE *fp)
+void fprobe_call__fprintf_call(const struct fprobe_call *c, u32 arg_mask,
+			       const struct fprobe_func *proto, bool color, FILE *fp)
 {
-	const char *name = c->name ?: "[unknown]";
 	bool first = true;
 	u32 a;
 
-	if (comm)
-		fprintf(fp, "%16.9f %3d %16s/%-7d ", c->entry_time / 1e9, c->cpu, comm, c->tid);
-	else
-		fprintf(fp, "  %16.9f %7d %3d  ", c->entry_time / 1e9, c->tid, c->cpu);
-	if (c->flags & FPROBE_CALL_ENTRY && c->flags & FPROBE_CALL_EXIT)
-		fprintf(fp, "%9.3f us  ", c->duration / 1e3);
-	else
-		fprintf(fp, "%12s  ", c->flags & FPROBE_CALL_EXIT ?
-			"(no entry)" : "(no exit)");
-	fprintf(fp, "%*s%s(", 2 * c->depth, "", name);
+	fprintf(fp, "%s(", c->name ?: "[unknown]");
 	for (a = 0; a < c->nargs && a < FPROBE_CALL_MAX_ARGS; a++) {
 		const struct fprobe_param *p = NULL;
 
@@ -1412,11 +1401,39 @@ void fprobe_call__fprintf(const struct fprobe_call *c, u32 arg_mask,
 			fprobe_type__scnprintf(ret, c->retval, buf, sizeof(buf));
 		else
 			scnprintf(buf, sizeof(buf), "%#" PRIx64, c->retval);
-		if (comm && fprobe_type__is_error(ret, c->retval))
+		if (color && fprobe_type__is_error(ret, c->retval))
 			color_fprintf(fp, PERF_COLOR_RED, "%s", buf);
 		else
 			fprintf(fp, "%s", buf);
 	}
+}
+
+/**
+ * fprobe_call__fprintf - print a call as perf fprobe trace and --calls do
+ * @c: the call
+ * @arg_mask: the arguments of @c to print, bit 0 for args[0]
+ * @proto: its function's prototype (the parameters' names and types), or NULL
+ * @comm: the comm of its thread (perf fprobe trace), or NULL (--calls)
+ * @fp: where to
+ *
+ * "time tid cpu duration  func(args) = ret", indented by c->depth; with
+ * @comm, "time cpu comm/tid duration ...", and an error code returned in
+ * red on a terminal (see fprobe_call__fprintf_call()).
+ */
+void fprobe_call__fprintf(const struct fprobe_call *c, u32 arg_mask,
+			  const struct fprobe_func *proto, const char *comm, FILE *fp)
+{
+	if (comm)
+		fprintf(fp, "%16.9f %3d %16s/%-7d ", c->entry_time / 1e9, c->cpu, comm, c->tid);
+	else
+		fprintf(fp, "  %16.9f %7d %3d  ", c->entry_time / 1e9, c->tid, c->cpu);
+	if (c->flags & FPROBE_CALL_ENTRY && c->flags & FPROBE_CALL_EXIT)
+		fprintf(fp, "%9.3f us  ", c->duration / 1e3);
+	else
+		fprintf(fp, "%12s  ", c->flags & FPROBE_CALL_EXIT ?
+			"(no entry)" : "(no exit)");
+	fprintf(fp, "%*s", 2 * c->depth, "");
+	fprobe_call__fprintf_call(c, arg_mask, proto, !!comm, fp);
 	fprintf(fp, "\n");
 }
 

@@ -81,6 +81,9 @@ struct fprobe_live {
 /* A call as perf fprobe trace (with @comm) and --calls print it */
 void fprobe_call__fprintf(const struct fprobe_call *c, u32 arg_mask,
 			  const struct fprobe_func *proto, const char *comm, FILE *fp);
+/* Its "func(args) = ret" alone, as perf script shows a sample's */
+void fprobe_call__fprintf_call(const struct fprobe_call *c, u32 arg_mask,
+			       const struct fprobe_func *proto, bool color, FILE *fp);
 
 /* The fprobe PMU */
 int   fprobe_pmu__set_filters(struct fprobe_probes *probes);

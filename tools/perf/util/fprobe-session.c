@@ -1344,3 +1344,128 @@ int fprobe_session__process(struct fprobe_session *fs, struct fprobe_report *rep
 		fprobe_session__end_open_calls(fs);
 	return ret;
 }
+
+/*
+ * perf script: the call of each sample of the fprobe PMU, read alone (an
+ * entry record's fetched values on its own line, not joined to its exit
+ * as in a report). The events' state is kept here, not in evsel->priv,
+ * which perf script has for its own.
+ */
+struct fprobe_script {
+	struct fprobe_protos	protos;
+	struct fprobe_session	*fs;	/* its prototypes, looked up once */
+	struct hashmap		*infos;	/* struct evsel * -> struct fprobe_evinfo * */
+};
+
+bool evsel__is_fprobe_pmu(struct evsel *evsel)
+{
+	return !evsel->tp_format && evsel__is_fprobe(evsel);
+}
+
+struct fprobe_script *fprobe_script__new(const char *vmlinux)
+{
+	struct fprobe_session_opts opts = { .need_protos = true };
+	struct fprobe_script *sc = zalloc(sizeof(*sc));
+
+	if (!sc)
+		return NULL;
+	sc->protos.vmlinux = vmlinux;
+	opts.protos = &sc->protos;
+	sc->fs = fprobe_session__new(&opts);
+	sc->infos = hashmap__new(long_hash, long_equal, NULL);
+	if (!sc->fs || IS_ERR(sc->infos)) {
+		if (IS_ERR(sc->infos))
+			sc->infos = NULL;
+		fprobe_script__delete(sc);
+		return NULL;
+	}
+	return sc;
+}
+
+void fprobe_script__delete(struct fprobe_script *sc)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!sc)
+		return;
+	if (sc->infos) {
+		hashmap__for_each_entry(sc->infos, cur, bkt)
+			fprobe_evinfo__delete(cur->pvalue);
+		hashmap__free(sc->infos);
+	}
+	fprobe_session__delete(sc->fs);
+	fprobe_protos__exit(&sc->protos);
+	free(sc);
+}
+
+/**
+ * fprobe_script__fprintf - print the call a sample of the fprobe PMU records
+ * @sc: the state of perf script's fprobe events
+ * @evsel: the sample's event, of the fprobe PMU (evsel__is_fprobe_pmu())
+ * @sample: the sample
+ * @machine: its machine, for the traced function's symbol
+ * @fp: where to
+ *
+ * "func(args) = ret" for an exit record, "func(args, fetched)" for an
+ * entry record (which holds what the event fetches, PARAM->member and
+ * PARAM:string): the arguments of the parameters the event's name gives,
+ * or else all of the function's, named and typed from DWARF or BTF, as
+ * perf fprobe trace prints them. A record of a version this perf does not
+ * know, or one that does not decode, is said so in place of the call.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int fprobe_script__fprintf(struct fprobe_script *sc, struct evsel *evsel,
+			   struct perf_sample *sample, struct machine *machine, FILE *fp)
+{
+	struct fprobe_fetched vals[FPROBE_CALL_MAX_FETCH];
+	struct fprobe_evinfo *info = NULL;
+	struct fprobe_call call;
+	struct fprobe_func *proto;
+	struct symbol *sym;
+	int err, fetch_err = 0;
+
+	if (!hashmap__find(sc->infos, evsel, &info)) {
+		info = zalloc(sizeof(*info));
+		if (!info)
+			return -ENOMEM;
+		info->pmu = true;
+		fprobe_evinfo__parse_params(info, evsel__name(evsel));
+		if (hashmap__add(sc->infos, evsel, info) < 0) {
+			fprobe_evinfo__delete(info);
+			return -ENOMEM;
+		}
+	}
+	memset(&call, 0, sizeof(call));
+	err = fprobe_pmu_record__decode(sample->raw_data, sample->raw_size, &call);
+	if (err == -EPROTONOSUPPORT) {
+		fprintf(fp, "(an fprobe PMU record of version %u: this perf reads version %u)",
+			fprobe_pmu_record__version(sample->raw_data, sample->raw_size),
+			FPROBE_PMU_RECORD_VERSION);
+		return 0;
+	}
+	if (err) {
+		fprintf(fp, "(an fprobe PMU record that does not decode, of %u bytes)",
+			sample->raw_size);
+		return 0;
+	}
+	sym = machine__find_kernel_symbol(machine, call.func, NULL);
+	call.name = sym ? sym->name : NULL;
+	if (!(call.flags & FPROBE_CALL_EXIT) && info->nr_fetch) {
+		fetch_err = fprobe_pmu_record__fetched(sample->raw_data, sample->raw_size,
+						       info->fetch_types,
+						       (const char * const *)info->fetch_names,
+						       info->nr_fetch, vals);
+		if (!fetch_err) {
+			call.fetch = vals;
+			call.nr_fetch = info->nr_fetch;
+		}
+	}
+	proto = fprobe_session__func_dwarf(sc->fs, call.name);
+	fprobe_call__fprintf_call(&call, fprobe_evinfo__arg_mask(info, proto, call.nargs), proto,
+				  false, fp);
+	if (fetch_err)
+		fprintf(fp, " (its fetched values do not decode)");
+	return 0;
+}

@@ -90,4 +90,15 @@ void fprobe_session__evsel_delete(struct evsel *evsel);
 /* --calls: the calls kept with opts->list_calls, by entry time, after fprobe_report__finish() */
 void fprobe_session__print_calls(struct fprobe_session *fs, FILE *fp);
 
+/* perf script: the call each sample of the fprobe PMU records */
+struct fprobe_script;
+
+/* Whether @evsel is an event of the fprobe PMU that perf fprobe recorded */
+bool evsel__is_fprobe_pmu(struct evsel *evsel);
+/* With the prototypes of @vmlinux's DWARF (NULL: the running kernel's) or BTF */
+struct fprobe_script *fprobe_script__new(const char *vmlinux);
+void fprobe_script__delete(struct fprobe_script *sc);
+int fprobe_script__fprintf(struct fprobe_script *sc, struct evsel *evsel,
+			   struct perf_sample *sample, struct machine *machine, FILE *fp);
+
 #endif /* __PERF_FPROBE_SESSION_H */

@@ -67,11 +67,17 @@ for path in $paths; do
 	grep -q "do_sys_openat2(dfd=-100, ${want}[0-9a-f]*) = [0-9]" "$tmpdir/calls" ||
 		fail "$path: report --calls has no open of /etc/hostname: $(cat "$tmpdir/calls")"
 	echo "$path: $(grep -c 'do_sys_openat2(' "$tmpdir/calls") opens listed"
-	if [ "$path" = tracefs ]; then
-		perf script -i "$tmpdir/$path.data" >"$tmpdir/script" 2>"$tmpdir/err" ||
-			fail "perf script exits with $?: $(cat "$tmpdir/err")"
-		grep -q 'filename="/etc/hostname"' "$tmpdir/script" ||
-			fail "perf script shows no filename: $(cat "$tmpdir/script")"
+	perf script -i "$tmpdir/$path.data" >"$tmpdir/script" 2>"$tmpdir/err" ||
+		fail "$path: perf script exits with $?: $(cat "$tmpdir/err")"
+	grep -q 'filename="/etc/hostname"' "$tmpdir/script" ||
+		fail "$path: perf script shows no filename: $(cat "$tmpdir/script")"
+	# the PMU's samples: the entry record with what it fetched, the exit
+	# record with the return value, the parameters of the event's name
+	if [ "$path" = pmu ]; then
+		grep -q ": do_sys_openat2(dfd=-100, ${want}[0-9a-f]*)\$" "$tmpdir/script" ||
+			fail "pmu: perf script shows no entry of the open: $(cat "$tmpdir/script")"
+		grep -q ': do_sys_openat2(dfd=-100) = [0-9]' "$tmpdir/script" ||
+			fail "pmu: perf script shows no exit of the open: $(cat "$tmpdir/script")"
 	fi
 done
 
