@@ -76,6 +76,9 @@ struct perf_fprobe {
 	u32			stack_dump_size; /* --call-graph dwarf,SIZE */
 	bool			call_graph_set;	/* --call-graph given */
 	bool			force_tracefs;
+	/* why the fprobe PMU is not used, when it is not (fprobe__find_pmu()) */
+	const char		*no_pmu;
+	char			no_pmu_buf[128];
 	bool			dry_run;	/* list what would be attached */
 	bool			no_inherit;	/* -t: not the threads they create */
 	const char		*tid_target;	/* -t as given, before target__validate() */
@@ -480,11 +483,13 @@ static int fprobe__prepare(struct perf_fprobe *fprobe, struct perf_pmu *pmu)
 	struct fprobe_probes *probes = &fprobe->probes;
 
 	if (probes->scope && !pmu) {
-		pr_err("-G needs an fprobe PMU that takes a scope (/sys/bus/event_source/devices/fprobe/caps/scope): fprobe events in tracefs have none\n");
+		pr_err("-G needs an fprobe PMU that takes a scope (/sys/bus/event_source/devices/fprobe/caps/scope), and fprobe events in tracefs have none: %s\n",
+		       fprobe->no_pmu);
 		return -1;
 	}
 	if (fprobe->live && !pmu) {
-		pr_err("perf fprobe trace needs the fprobe PMU, which this kernel does not have (no /sys/bus/event_source/devices/fprobe): record with perf fprobe record, then perf fprobe report --calls\n");
+		pr_err("perf fprobe trace needs the fprobe PMU: %s; record with perf fprobe record, then perf fprobe report --calls\n",
+		       fprobe->no_pmu);
 		return -1;
 	}
 	if (pmu) {
@@ -514,22 +519,27 @@ static int fprobe__nr_fetch(struct perf_fprobe *fprobe)
 }
 
 /*
- * The fprobe PMU, or NULL for fprobe events in tracefs: with --tracefs, or
- * when the PMU cannot fetch what a probe asks (members, strings)
+ * The fprobe PMU, or NULL for fprobe events in tracefs, with the reason in
+ * fprobe->no_pmu: --tracefs, no PMU, or one that cannot do what the probes
+ * ask (a scope, members and strings)
  */
 static struct perf_pmu *fprobe__find_pmu(struct perf_fprobe *fprobe)
 {
 	struct perf_pmu *pmu = fprobe->force_tracefs ? NULL : perf_pmus__find("fprobe");
 	int nr_fetch = fprobe__nr_fetch(fprobe);
 
-	if (pmu && fprobe->probes.scope && !fprobe_pmu__has_scope()) {
-		pr_info("perf fprobe: this fprobe PMU takes no scope (no caps/scope)\n");
+	if (fprobe->force_tracefs) {
+		fprobe->no_pmu = "--tracefs";
+	} else if (!pmu) {
+		fprobe->no_pmu = "this kernel has no fprobe PMU";
+	} else if (fprobe->probes.scope && !fprobe_pmu__has_scope()) {
+		fprobe->no_pmu = "this fprobe PMU takes no scope (no caps/scope)";
 		pmu = NULL;
-	}
-	if (pmu && nr_fetch > fprobe_pmu__max_fetch()) {
-		pr_info("perf fprobe: this fprobe PMU cannot fetch %d member paths or typed parameters (caps/max_fetch: %d)%s\n",
-			nr_fetch, fprobe_pmu__max_fetch(),
-			fprobe->live ? "" : ": using fprobe events in tracefs");
+	} else if (nr_fetch > fprobe_pmu__max_fetch()) {
+		scnprintf(fprobe->no_pmu_buf, sizeof(fprobe->no_pmu_buf),
+			  "this fprobe PMU cannot fetch %d member paths or typed parameters (caps/max_fetch: %d)",
+			  nr_fetch, fprobe_pmu__max_fetch());
+		fprobe->no_pmu = fprobe->no_pmu_buf;
 		pmu = NULL;
 	}
 	return pmu;
@@ -614,7 +624,7 @@ static int fprobe__record(struct perf_fprobe *fprobe, const char *output,
 	}
 
 	pr_info("perf fprobe: %s, using fprobe events in tracefs (%s group)\n",
-		fprobe->force_tracefs ? "--tracefs" : "no fprobe PMU", FPROBE_GROUP);
+		fprobe->no_pmu, FPROBE_GROUP);
 	if (fprobe->errors || fprobe->ropts.min_latency)
 		pr_info("perf fprobe: tracefs records every call: --errors and --min-latency %s\n",
 			fprobe->record_only ? "are not applied, give them to perf fprobe report" :

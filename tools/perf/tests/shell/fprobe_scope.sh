@@ -22,7 +22,9 @@ if perf fprobe record --tracefs -o "$tmpdir/t.data" -a vfs_read -G ksys_read -- 
 	>/dev/null 2>"$tmpdir/err"; then
 	fail "-G with --tracefs accepted"
 fi
-grep -q -- '-G needs an fprobe PMU' "$tmpdir/err" || fail "--tracefs -G: $(cat "$tmpdir/err")"
+# refused, saying why the PMU is not used
+grep -q -- '-G needs an fprobe PMU .*: --tracefs$' "$tmpdir/err" ||
+	fail "--tracefs -G: $(cat "$tmpdir/err")"
 
 if [ "$(fprobe_path)" != pmu ]; then
 	echo "no fprobe PMU: -G is refused, as checked"

@@ -20,7 +20,7 @@ if [ "$(fprobe_path)" != pmu ]; then
 	if perf fprobe trace -a vfs_read -- true >"$tmpdir/out" 2>"$tmpdir/err"; then
 		fail "perf fprobe trace without the fprobe PMU succeeded"
 	fi
-	grep -q 'perf fprobe trace needs the fprobe PMU' "$tmpdir/err" ||
+	grep -q 'fprobe trace needs the fprobe PMU: this kernel has no fprobe PMU' "$tmpdir/err" ||
 		fail "no clear error without the PMU: $(cat "$tmpdir/err")"
 	[ ! -s "$tmpdir/out" ] || fail "output without the PMU: $(cat "$tmpdir/out")"
 	exit $err
