@@ -1270,11 +1270,28 @@ const struct fprobe_session_stats *fprobe_session__stats(const struct fprobe_ses
 	return &fs->stats;
 }
 
+/*
+ * Without -k, prototypes are the running kernel's: not those of the
+ * recording @path, made on another kernel (@env's), whose arguments are
+ * then shown as registers, as said here. Return: whether they fit it.
+ */
+static bool fprobe_protos__fit(const struct fprobe_protos *protos, struct perf_env *env,
+			       const char *path)
+{
+	struct utsname uts;
+
+	if (protos->vmlinux || !env->os_release || uname(&uts) ||
+	    !strcmp(env->os_release, uts.release))
+		return true;
+	pr_warning("perf fprobe: %s was recorded on Linux %s, this is %s: the arguments are shown as registers (give its vmlinux with -k for their names and types)\n",
+		   path, env->os_release, uts.release);
+	return false;
+}
+
 struct perf_session *fprobe_session__open(struct fprobe_session *fs, const char *path)
 {
 	struct perf_session *session;
 	struct fprobe_protos *protos = fs->opts.protos;
-	struct utsname uts;
 	struct evsel *evsel;
 	bool found = false;
 
@@ -1294,16 +1311,8 @@ struct perf_session *fprobe_session__open(struct fprobe_session *fs, const char 
 	if (protos->vmlinux && fprobe_elf__machine(protos->vmlinux) != EM_NONE)
 		symbol_conf.vmlinux_name = protos->vmlinux;
 	symbol__init(&session->header.env);
-	/*
-	 * Without -k, prototypes are the running kernel's: not those of a
-	 * recording made on another kernel.
-	 */
-	if (!protos->vmlinux && fs->opts.need_protos && session->header.env.os_release &&
-	    !uname(&uts) && strcmp(session->header.env.os_release, uts.release)) {
-		pr_warning("perf fprobe: %s was recorded on Linux %s, this is %s: the arguments are shown as registers (give its vmlinux with -k for their names and types)\n",
-			   path, session->header.env.os_release, uts.release);
+	if (fs->opts.need_protos && !fprobe_protos__fit(protos, &session->header.env, path))
 		fs->opts.need_protos = false;
-	}
 
 	evlist__for_each_entry(session->evlist, evsel) {
 		if (evsel__is_fprobe(evsel))
@@ -1362,7 +1371,8 @@ bool evsel__is_fprobe_pmu(struct evsel *evsel)
 	return !evsel->tp_format && evsel__is_fprobe(evsel);
 }
 
-struct fprobe_script *fprobe_script__new(const char *vmlinux)
+struct fprobe_script *fprobe_script__new(const char *vmlinux, struct perf_env *env,
+					 const char *path)
 {
 	struct fprobe_session_opts opts = { .need_protos = true };
 	struct fprobe_script *sc = zalloc(sizeof(*sc));
@@ -1371,6 +1381,7 @@ struct fprobe_script *fprobe_script__new(const char *vmlinux)
 		return NULL;
 	sc->protos.vmlinux = vmlinux;
 	opts.protos = &sc->protos;
+	opts.need_protos = fprobe_protos__fit(&sc->protos, env, path);
 	sc->fs = fprobe_session__new(&opts);
 	sc->infos = hashmap__new(long_hash, long_equal, NULL);
 	if (!sc->fs || IS_ERR(sc->infos)) {
@@ -1410,8 +1421,8 @@ void fprobe_script__delete(struct fprobe_script *sc)
  * "func(args) = ret" for an exit record, "func(args, fetched)" for an
  * entry record (which holds what the event fetches, PARAM->member and
  * PARAM:string): the arguments of the parameters the event's name gives,
- * or else all of the function's, named and typed from DWARF or BTF, as
- * perf fprobe trace prints them. A record of a version this perf does not
+ * or else all of the function's, named and typed from DWARF or BTF (see
+ * fprobe_script__new()), as perf fprobe trace prints them. A record of a version this perf does not
  * know, or one that does not decode, is said so in place of the call.
  *
  * Return: 0, or -ENOMEM.

@@ -15,6 +15,7 @@ struct fprobe_report;
 struct fprobe_report_opts;
 struct fprobe_session;
 struct machine;
+struct perf_env;
 struct perf_sample;
 struct perf_session;
 
@@ -95,8 +96,12 @@ struct fprobe_script;
 
 /* Whether @evsel is an event of the fprobe PMU that perf fprobe recorded */
 bool evsel__is_fprobe_pmu(struct evsel *evsel);
-/* With the prototypes of @vmlinux's DWARF (NULL: the running kernel's) or BTF */
-struct fprobe_script *fprobe_script__new(const char *vmlinux);
+/*
+ * With the prototypes of @vmlinux's DWARF, or else the running kernel's
+ * DWARF or BTF if the recording @path was made on it (@env's release)
+ */
+struct fprobe_script *fprobe_script__new(const char *vmlinux, struct perf_env *env,
+					 const char *path);
 void fprobe_script__delete(struct fprobe_script *sc);
 int fprobe_script__fprintf(struct fprobe_script *sc, struct evsel *evsel,
 			   struct perf_sample *sample, struct machine *machine, FILE *fp);
