@@ -50,6 +50,7 @@
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
+#include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/export.h>
@@ -84,12 +85,15 @@
  * A fetch argument of an entry record, parsed by fprobe_pmu_parse_fetch():
  * the value at @arg, loaded from memory at each offset of @offs but the
  * last (innermost first), then read at the last one: @size bytes, or a
- * string for @size 0. With @depth 0, the argument itself.
+ * string for @size 0. With @depth 0, the argument itself. Bit d of @user
+ * is set where the read at @offs[d] is of the current task's user memory
+ * ('+u', or 'ustring' for the string), else it is of kernel memory.
  */
 struct fprobe_pmu_fetch {
 	u8		arg;
 	u8		depth;
 	u8		size;
+	u8		user;
 	s32		offs[FPROBE_PMU_FETCH_DEPTH];
 };
 
@@ -905,23 +909,15 @@ static __always_inline bool fprobe_pmu_user_ok(void)
 	return current->mm && nmi_uaccess_okay();
 }
 
-/* Whether @addr is read as user memory, where the spaces do not overlap */
-static __always_inline bool fprobe_pmu_is_user(unsigned long addr)
-{
-	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
-	       addr < TASK_SIZE;
-}
-
 /*
- * Read @size bytes at @addr into @dst without faulting, from the user memory
- * of the current task below TASK_SIZE where user and kernel addresses do
- * not overlap (as probe events do): 0, or a negative error (-EFAULT,
- * -ERANGE for an address copy_from_kernel_nofault() does not read)
+ * Read @size bytes at @addr into @dst without faulting: the current task's
+ * user memory if @user, else kernel memory only (copy_from_kernel_nofault()
+ * reads no user address). 0, or a negative error (-EFAULT, -ERANGE).
  */
 static __always_inline long fprobe_pmu_read_mem(void *dst, unsigned long addr,
-						size_t size)
+						size_t size, bool user)
 {
-	if (fprobe_pmu_is_user(addr)) {
+	if (user) {
 		if (!fprobe_pmu_user_ok())
 			return -EFAULT;
 		return copy_from_user_nofault(dst, (void __user *)addr, size);
@@ -930,16 +926,17 @@ static __always_inline long fprobe_pmu_read_mem(void *dst, unsigned long addr,
 }
 
 /*
- * Copy the string at @addr to @dst, of FPROBE_PMU_STRING_MAX bytes, as
- * fprobe_pmu_read_mem() reads: its length with the NUL, *@cut set if it was
- * longer; or a negative error
+ * Copy the string at @addr to @dst, of FPROBE_PMU_STRING_MAX bytes, from
+ * the memory fprobe_pmu_read_mem() reads for @user: its length with the
+ * NUL, *@cut set if it was longer; or a negative error
  */
-static long fprobe_pmu_read_string(char *dst, unsigned long addr, bool *cut)
+static long fprobe_pmu_read_string(char *dst, unsigned long addr, bool user,
+				   bool *cut)
 {
 	long len;
 	char c;
 
-	if (fprobe_pmu_is_user(addr)) {
+	if (user) {
 		if (!fprobe_pmu_user_ok())
 			return -EFAULT;
 		len = strncpy_from_user_nofault(dst, (void __user *)addr,
@@ -953,8 +950,8 @@ static long fprobe_pmu_read_string(char *dst, unsigned long addr, bool *cut)
 	}
 	/* Of the longest length: cut, unless its last byte is the NUL */
 	*cut = len == FPROBE_PMU_STRING_MAX &&
-	       (fprobe_pmu_read_mem(&c, addr + FPROBE_PMU_STRING_MAX - 1, 1) ||
-		c);
+	       (fprobe_pmu_read_mem(&c, addr + FPROBE_PMU_STRING_MAX - 1, 1,
+				    user) || c);
 	return len;
 }
 
@@ -975,7 +972,7 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 		const struct fprobe_pmu_fetch *f = &probe->fetch[i];
 		unsigned long v = ftrace_regs_get_argument(fregs, f->arg);
 		unsigned long addr;
-		bool cut;
+		bool cut, user;
 		long len;
 		union {
 			u8 b;
@@ -991,13 +988,15 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 			continue;
 		}
 		for (d = 0; d + 1 < f->depth; d++) {
-			if (fprobe_pmu_read_mem(&v, v + f->offs[d], sizeof(v)))
+			if (fprobe_pmu_read_mem(&v, v + f->offs[d], sizeof(v),
+						f->user & BIT(d)))
 				goto fault;
 		}
-		addr = v + f->offs[f->depth - 1];
+		addr = v + f->offs[d];
+		user = f->user & BIT(d);
 		if (!f->size) {
 			len = fprobe_pmu_read_string((char *)area + pos, addr,
-						     &cut);
+						     user, &cut);
 			if (len <= 0)
 				goto fault;
 			if (cut)
@@ -1006,7 +1005,7 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 			pos += len;
 			continue;
 		}
-		if (fprobe_pmu_read_mem(&val, addr, f->size))
+		if (fprobe_pmu_read_mem(&val, addr, f->size, user))
 			goto fault;
 		switch (f->size) {
 		case 1:
@@ -1047,17 +1046,22 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 					     const u64 *args, u64 now)
 {
 	struct fprobe_pmu_record rec __uninitialized;
+	unsigned int writing = 0;
 	u64 *area = NULL;
 	u32 fetch_size = 0, flags = 0;
 
 	if (probe->nfetch) {
-		/* The reads call traceable functions: no record of them here */
-		unsigned int writing = __this_cpu_read(fprobe_pmu_writing_ctx);
-
+		/*
+		 * The reads call traceable functions: no record of them here.
+		 * The CPU stays marked as writing in this context until the
+		 * record is delivered: a call that comes meanwhile in this
+		 * context (the start of an interrupt, before preempt_count()
+		 * says so) would fetch into the same area.
+		 */
+		writing = __this_cpu_read(fprobe_pmu_writing_ctx);
 		__this_cpu_write(fprobe_pmu_writing_ctx, fprobe_pmu_context());
 		area = fprobe_pmu_fetch_buf()->area;
 		fetch_size = fprobe_pmu_fetch(probe, fregs, area, &flags);
-		__this_cpu_write(fprobe_pmu_writing_ctx, writing);
 	}
 	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_ENTRY, probe->nargs,
 			       fprobe_pmu_depth(probe), entry_ip, ret_ip);
@@ -1072,6 +1076,8 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 	/* Entry records count calls only when there is no exit. */
 	fprobe_pmu_deliver(probe, &rec, args, area, fetch_size, fregs,
 			   !probe->exit, now);
+	if (probe->nfetch)
+		__this_cpu_write(fprobe_pmu_writing_ctx, writing);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_entry_record);
@@ -1300,13 +1306,21 @@ static int fprobe_pmu_parse_fetch_arg(const char *arg,
 	s32 outer[FPROBE_PMU_FETCH_DEPTH];
 	unsigned int depth = 0, i, size;
 	const char *p = arg;
+	u8 user = 0;
 
-	/* [+|-]OFFS( around $argN, outermost first */
+	/* [+|-][u]OFFS( around $argN, outermost first */
 	while (*p == '+' || *p == '-') {
 		bool neg = *p++ == '-';
 		s64 off = 0;
 
-		if (depth == FPROBE_PMU_FETCH_DEPTH || !isdigit(*p))
+		if (depth == FPROBE_PMU_FETCH_DEPTH)
+			return -EINVAL;
+		/* 'u': a read of user memory, as in probe events */
+		if (*p == 'u') {
+			user |= BIT(depth);
+			p++;
+		}
+		if (!isdigit(*p))
 			return -EINVAL;
 		while (isdigit(*p)) {
 			off = off * 10 + (*p++ - '0');
@@ -1328,10 +1342,13 @@ static int fprobe_pmu_parse_fetch_arg(const char *arg,
 	}
 	if (*p++ != ':')
 		return -EINVAL;
-	if (!strcmp(p, "string")) {
+	if (!strcmp(p, "string") || !strcmp(p, "ustring")) {
 		/* The address of a string: a memory reference */
 		if (!depth)
 			return -EINVAL;
+		/* A user string: its read (the outermost) is of user memory */
+		if (*p == 'u')
+			user |= BIT(0);
 		size = 0;
 	} else if (*p == 'u' || *p == 's' || *p == 'x') {
 		if (!strcmp(p + 1, "8"))
@@ -1349,8 +1366,12 @@ static int fprobe_pmu_parse_fetch_arg(const char *arg,
 	}
 	f->depth = depth;
 	f->size = size;
-	for (i = 0; i < depth; i++)
+	f->user = 0;
+	for (i = 0; i < depth; i++) {
 		f->offs[i] = outer[depth - 1 - i];
+		if (user & BIT(depth - 1 - i))
+			f->user |= BIT(i);
+	}
 	return 0;
 }
 
@@ -1614,9 +1635,20 @@ static int fprobe_pmu_check_attr(struct perf_event *event)
 	    (!is_sampling_event(event) ||
 	     (attr->config & FPROBE_PMU_CONFIG_NOEXIT)))
 		return -EINVAL;
-	/* Every record is a kernel one, and is sampled, not a rate. */
-	if (attr->exclude_kernel || attr->freq)
+	/*
+	 * Every record is of a kernel function, called in the host, in any
+	 * task, idle included, and is sampled, not a rate: an event that
+	 * would see none (exclude_kernel, exclude_host) or only some
+	 * (exclude_idle) of them, or whose period is a frequency, is not one
+	 * the PMU makes. exclude_user, exclude_hv and exclude_guest leave
+	 * out nothing it records: they are taken.
+	 */
+	if (attr->exclude_kernel || attr->exclude_host || attr->exclude_idle ||
+	    attr->freq)
 		return -EINVAL;
+	/* No record is more precise than another: no skid to remove */
+	if (attr->precise_ip)
+		return -EOPNOTSUPP;
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 	return 0;
@@ -1763,6 +1795,30 @@ out_free_filters:
 	return ERR_PTR(ret);
 }
 
+/* Whether one of the @nfetch fetch arguments at @fetch reads memory */
+static bool fprobe_pmu_reads_memory(const struct fprobe_pmu_fetch *fetch,
+				    unsigned int nfetch)
+{
+	unsigned int i;
+
+	for (i = 0; i < nfetch; i++) {
+		if (fetch[i].depth)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the current task may read memory at the probed functions: what
+ * bpf_probe_read_kernel() and bpf_probe_read_user() take, CAP_PERFMON and
+ * CAP_BPF (or CAP_SYS_ADMIN). CAP_PERFMON alone opens an event, as for a
+ * kprobe PMU event, which reads no memory.
+ */
+static bool fprobe_pmu_memory_capable(void)
+{
+	return perfmon_capable() && bpf_capable();
+}
+
 static int fprobe_pmu_event_init(struct perf_event *event)
 {
 	struct fprobe_pmu_fetch fetch[FPROBE_PMU_MAX_FETCH];
@@ -1811,6 +1867,9 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 	ret = fprobe_pmu_parse_fetch(filter, fetch, &nfetch);
 	if (!ret && nfetch && !(attr->config & FPROBE_PMU_CONFIG_ENTRY))
 		ret = -EINVAL;
+	if (!ret && fprobe_pmu_reads_memory(fetch, nfetch) &&
+	    !fprobe_pmu_memory_capable())
+		ret = -EACCES;
 	if (ret) {
 		kfree(filter);
 		return ret;

@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cred.h>
 #include <linux/delay.h>
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
@@ -630,7 +631,9 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 		"fprobe_pmu_kunit_fetch;+0(+0(+0(+0(+0($arg1))))):u8",
 		"fprobe_pmu_kunit_fetch;$arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8",
 		"fprobe_pmu_kunit_fetch;$arg1:q8", "fprobe_pmu_kunit_fetch;$arg1:u+8",
-		"fprobe_pmu_kunit_fetch;$arg1:u08",
+		"fprobe_pmu_kunit_fetch;$arg1:u08", "fprobe_pmu_kunit_fetch;$arg1:ustring",
+		"fprobe_pmu_kunit_fetch;+u($arg1):u8", "fprobe_pmu_kunit_fetch;+uu0($arg1):u8",
+		"fprobe_pmu_kunit_fetch;u0($arg1):u8", "fprobe_pmu_kunit_fetch;+0($arg1):ustr",
 	};
 	struct fprobe_pmu_test *t = test->priv;
 	struct perf_event_attr attr = {
@@ -660,10 +663,10 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 
 	/*
 	 * obj->a, obj->name, obj->next->a, obj->tag, str (cut), $arg3's low
-	 * byte, obj->next->next->name (a fault: ""), ustr
+	 * byte, obj->next->next->name (a fault: ""), ustr (user memory)
 	 */
 	scnprintf(filter, 512,
-		  "fprobe_pmu_kunit_fetch ; +%zu($arg1):u32 +0(+%zu($arg1)):string +%zu(+%zu($arg1)):x32 +%zu($arg1):string +0($arg2):string $arg3:u8 +0(+%zu(+%zu(+%zu($arg1)))):string +0($arg4):string",
+		  "fprobe_pmu_kunit_fetch ; +%zu($arg1):u32 +0(+%zu($arg1)):string +%zu(+%zu($arg1)):x32 +%zu($arg1):string +0($arg2):string $arg3:u8 +0(+%zu(+%zu(+%zu($arg1)))):string +0($arg4):ustring",
 		  offsetof(struct fetch_obj, a), offsetof(struct fetch_obj, name),
 		  offsetof(struct fetch_obj, a), offsetof(struct fetch_obj, next),
 		  offsetof(struct fetch_obj, tag), offsetof(struct fetch_obj, name),
@@ -702,9 +705,7 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	/* a string behind a NULL pointer: "" */
 	KUNIT_EXPECT_EQ(test, slot[6] >> 32, 1);
 	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[6], "");
-#ifdef CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE
 	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[7], "from user");
-#endif
 	KUNIT_EXPECT_EQ(test, (u32)slot[1], sizeof(slot));
 	KUNIT_EXPECT_LE(test, (u32)slot[7] + (slot[7] >> 32), rec->size - sizeof(*rec) - 8);
 
@@ -714,6 +715,32 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec->version, FPROBE_PMU_RECORD_VERSION);
 	KUNIT_EXPECT_EQ(test, rec->size, struct_size(rec, args, 1));
 	KUNIT_EXPECT_EQ(test, rec->fetch_flags, 0);
+
+	/*
+	 * The memory read is the one the argument names, not the one its
+	 * address suggests: a kernel read of the user string and a user
+	 * read of the kernel object fail; a user read ('+u') of the user
+	 * string gives its first byte.
+	 */
+	memset(cap, 0, sizeof(*cap));
+	spin_lock_init(&cap->lock);
+	attr.config1 = user_string(test, 0,
+				   "fprobe_pmu_kunit_fetch;+0($arg4):string +u0($arg1):u32 +u0($arg4):u8 +0($arg2):string");
+	event = perf_event_create_kernel_counter(&attr, -1, current, fetch_handler, cap);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	fetch_ptr(&obj, "kernel", 0, (const char __user *)(t->ubuf + PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, close_event(event), 1);
+	KUNIT_ASSERT_EQ(test, cap->n, 2);
+	rec = (void *)cap->raw[0];
+	KUNIT_ASSERT_EQ(test, rec->type, FPROBE_PMU_REC_ENTRY);
+	area = cap->raw[0] + sizeof(*rec);
+	memcpy(slot, area, 4 * sizeof(u64));
+	KUNIT_EXPECT_EQ(test, rec->fetch_flags,
+			FPROBE_PMU_FETCH_FAULT(0) | FPROBE_PMU_FETCH_FAULT(1));
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[0], "");
+	KUNIT_EXPECT_EQ(test, slot[1], 0);
+	KUNIT_EXPECT_EQ(test, slot[2], 'f');
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[3], "kernel");
 
 	memset(&attr, 0, sizeof(attr));
 	attr.config = FPROBE_PMU_CONFIG_ENTRY;
@@ -732,6 +759,168 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch");
 	attr.config2 = user_string(test, PAGE_SIZE, "x;$arg1:u8");
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+}
+
+/* The entry records of fprobe_pmu_test_fetch_race(), checked as they come */
+struct fetch_race {
+	atomic_t	records;
+	atomic_t	bad;
+	atomic_t	irqs;
+	u8		raw[512] __aligned(8);
+};
+
+static void fetch_race_irq_handler(struct perf_event *event, struct perf_sample_data *data,
+				   struct pt_regs *regs)
+{
+	struct fetch_race *fr = event->overflow_handler_context;
+
+	atomic_inc(&fr->irqs);
+}
+
+static void fetch_race_handler(struct perf_event *event, struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+	struct fetch_race *fr = event->overflow_handler_context;
+	const struct fprobe_pmu_record *rec = (void *)fr->raw;
+	struct perf_raw_frag *frag;
+	const char *area;
+	u32 len = 0;
+	u64 slot;
+
+	/* Called in the test's task context only: one record at a time */
+	if (!data->raw)
+		return;
+	for (frag = &data->raw->frag; ; frag = frag->next) {
+		if (len + frag->size > sizeof(fr->raw))
+			break;
+		memcpy(fr->raw + len, frag->data, frag->size);
+		len += frag->size;
+		if (perf_raw_frag_last(frag))
+			break;
+	}
+	if (rec->type != FPROBE_PMU_REC_ENTRY)
+		return;
+	atomic_inc(&fr->records);
+	/* One string, "member": its offset and length, then itself */
+	area = fr->raw + sizeof(*rec);
+	memcpy(&slot, area, sizeof(slot));
+	if (rec->size > len || rec->size < sizeof(*rec) + 16 + 8 ||
+	    (u32)slot != 8 || slot >> 32 != 7 || memcmp(area + 8, "member", 7))
+		atomic_inc(&fr->bad);
+}
+
+/*
+ * The fetch area of an entry record is the CPU's, per interrupt context
+ * level, from the fetch until the record is written. An interrupt's first
+ * traced call (irq_enter_rcu(), before preempt_count() says hardirq) is
+ * at the level of the task it interrupts: it must not fetch into the
+ * area of the task's record in between, or the task's record carries the
+ * interrupt's values. A stress case: the task makes entry records with a
+ * string fetched, while a probe on irq_enter_rcu() fetches a register in
+ * every timer interrupt, for 250 ticks; every task record must hold its
+ * own string.
+ */
+static void fprobe_pmu_test_fetch_race(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.size		= sizeof(attr),
+		.config		= FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT,
+		.sample_period	= 1,
+		.sample_type	= PERF_SAMPLE_RAW,
+	};
+	struct fetch_obj obj = { .name = "member" };
+	struct perf_event *event, *irq_event;
+	struct fetch_race *fr;
+	char *filter;
+	unsigned long end;
+
+	fr = kunit_kzalloc(test, sizeof(*fr), GFP_KERNEL);
+	filter = kunit_kzalloc(test, 128, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, fr && filter);
+	pin_test(test);
+	scnprintf(filter, 128, "fprobe_pmu_kunit_fetch;+0(+%zu($arg1)):string",
+		  offsetof(struct fetch_obj, name));
+	attr.type = fprobe_pmu_type();
+	attr.config1 = user_string(test, 0, filter);
+	event = perf_event_create_kernel_counter(&attr, -1, current, fetch_race_handler, fr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	/* The interrupts' first calls, fetching at the task's level */
+	attr.config1 = user_string(test, PAGE_SIZE, "irq_enter_rcu;$arg1:x64");
+	irq_event = perf_event_create_kernel_counter(&attr, -1, current,
+						     fetch_race_irq_handler, fr);
+	if (IS_ERR(irq_event)) {
+		close_event(event);
+		kunit_skip(test, "no probe on irq_enter_rcu: %ld", PTR_ERR(irq_event));
+	}
+
+	end = jiffies + 250;
+	while (time_before(jiffies, end))
+		fetch_ptr(&obj, NULL, 0, NULL);
+	close_event(irq_event);
+	close_event(event);
+
+	kunit_info(test, "%d entry records, %d of interrupts, %d wrong\n",
+		   atomic_read(&fr->records), atomic_read(&fr->irqs),
+		   atomic_read(&fr->bad));
+	KUNIT_EXPECT_GT(test, atomic_read(&fr->records), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&fr->irqs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fr->bad), 0);
+}
+
+/*
+ * Open an entry event with @filter under the credentials of the test with
+ * CAP_PERFMON and, if @bpf, CAP_BPF, but no CAP_SYS_ADMIN: 0 or its error
+ */
+static long open_as_perfmon(struct kunit *test, const char *filter, bool bpf)
+{
+	struct perf_event_attr attr = {
+		.config		= FPROBE_PMU_CONFIG_ENTRY | 1,
+		.sample_period	= 1,
+		.sample_type	= PERF_SAMPLE_RAW,
+	};
+	const struct cred *old;
+	struct cred *cred;
+	long ret;
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_lower(cred->cap_effective, CAP_SYS_ADMIN);
+	cap_raise(cred->cap_effective, CAP_PERFMON);
+	if (bpf)
+		cap_raise(cred->cap_effective, CAP_BPF);
+	else
+		cap_lower(cred->cap_effective, CAP_BPF);
+	attr.config1 = user_string(test, 0, filter);
+	old = override_creds(cred);
+	ret = open_error(&attr);
+	revert_creds(old);
+	put_cred(cred);
+	return ret;
+}
+
+/*
+ * Fetch arguments that read memory, kernel or user, need CAP_BPF beside
+ * CAP_PERFMON, as bpf_probe_read_kernel() does: CAP_PERFMON alone opens
+ * an event, with the arguments' registers, and is -EACCES for the rest.
+ */
+static void fprobe_pmu_test_fetch_caps(struct kunit *test)
+{
+	static const char * const mem[] = {
+		"fprobe_pmu_kunit_fetch;+0($arg1):u32",
+		"fprobe_pmu_kunit_fetch;$arg3:s64 +0($arg2):string",
+		"fprobe_pmu_kunit_fetch;+u0($arg4):u8",
+		"fprobe_pmu_kunit_fetch;+0($arg4):ustring",
+	};
+	size_t i;
+
+	KUNIT_EXPECT_EQ(test, open_as_perfmon(test, "fprobe_pmu_kunit_fetch", false), 0);
+	KUNIT_EXPECT_EQ(test, open_as_perfmon(test, "fprobe_pmu_kunit_fetch;$arg3:s64 $arg1:x64",
+					      false), 0);
+	for (i = 0; i < ARRAY_SIZE(mem); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, open_as_perfmon(test, mem[i], false), -EACCES,
+				    "%s", mem[i]);
+		KUNIT_EXPECT_EQ_MSG(test, open_as_perfmon(test, mem[i], true), 0, "%s", mem[i]);
+	}
 }
 
 static void fprobe_pmu_test_noexit(struct kunit *test)
@@ -1381,6 +1570,8 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_notfilter),
 	KUNIT_CASE(fprobe_pmu_test_entry_records),
 	KUNIT_CASE(fprobe_pmu_test_fetch),
+	KUNIT_CASE(fprobe_pmu_test_fetch_caps),
+	KUNIT_CASE_SLOW(fprobe_pmu_test_fetch_race),
 	KUNIT_CASE(fprobe_pmu_test_scope),
 	KUNIT_CASE(fprobe_pmu_test_noexit),
 	KUNIT_CASE(fprobe_pmu_test_period),

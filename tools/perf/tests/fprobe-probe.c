@@ -254,14 +254,16 @@ static int test__fprobe_probe_fetch(struct test_suite *test __maybe_unused,
 		const char *spec, *filter;
 	} cases[] = {
 		{ "do_sys_openat2 filename:string", "do_sys_openat2;+0($arg2):string" },
-		{ "do_sys_openat2 dfd how->flags name=filename:string how->mode:x32",
-		  "do_sys_openat2;+0($arg3):u64 +0($arg2):string +8($arg3):x32" },
+		{ "do_sys_openat2 filename:ustring", "do_sys_openat2;+0($arg2):ustring" },
+		{ "do_sys_openat2 dfd how->flags name=filename:ustring how->mode:x32",
+		  "do_sys_openat2;+0($arg3):u64 +0($arg2):ustring +8($arg3):x32" },
 		{ "do_sys_openat2 how->resolve dfd:u8", "do_sys_openat2;+16($arg3):u64 $arg1:u8" },
 		{ "do_sys_openat2 how[1].mode", "do_sys_openat2;+32($arg3):u64" },
 		/* each an error naming the part that is wrong */
 		{ "do_sys_openat2 how->nope", "error" },
 		{ "do_sys_openat2 dfd->x", "error" },
 		{ "do_sys_openat2 how:string", "error" },
+		{ "do_sys_openat2 how->flags:ustring", "error" },
 		{ "do_sys_openat2 how.flags", "error" },
 		{ "do_sys_openat2 how->flags:string", "error" },
 		{ "do_sys_openat2 filename->x", "error" },

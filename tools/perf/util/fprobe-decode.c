@@ -88,11 +88,17 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 	return 0;
 }
 
+/* Whether the fetch type @type is a string, of kernel or of user memory */
+bool fprobe_fetch_type__is_string(const char *type)
+{
+	return !strcmp(type, "string") || !strcmp(type, "ustring");
+}
+
 bool fprobe_fetch_type__valid(const char *type)
 {
 	if (!type)
 		return false;
-	if (!strcmp(type, "string"))
+	if (fprobe_fetch_type__is_string(type))
 		return true;
 	if (!type[0] || !strchr("usx", type[0]))
 		return false;
@@ -104,7 +110,7 @@ bool fprobe_fetch_type__valid(const char *type)
  * fprobe_pmu_record__fetched - the values of the fetch area of a record
  * @raw: the PERF_SAMPLE_RAW payload, which fprobe_pmu_record__decode() took
  * @size: its size in bytes
- * @types: the fetch type of each value ("string", "u32", "x64", ...)
+ * @types: the fetch type of each value ("string", "ustring", "u32", ...)
  * @names: the name of each
  * @n: the number of values the record's event fetches
  * @vals: set to the @n values; a string points into @raw
@@ -145,7 +151,7 @@ int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *ty
 			v->flags |= FPROBE_FETCHED_CUT;
 		if (!fprobe_fetch_type__valid(types[i]))
 			return -EINVAL;
-		if (!strcmp(types[i], "string")) {
+		if (fprobe_fetch_type__is_string(types[i])) {
 			u32 off = slot, len = slot >> 32;
 
 			if (off < n * sizeof(u64) || off > area_size || !len ||

@@ -533,7 +533,7 @@ static int fprobe_probe__split(struct fprobe_probe *probe)
 }
 
 static const char fprobe_fetch_syntax[] =
-	"[NAME=]PARAM[->member|.member|[N]...][:TYPE], TYPE string, u|s|x 8..64";
+	"[NAME=]PARAM[->member|.member|[N]...][:TYPE], TYPE string, ustring, u|s|x 8..64";
 
 /*
  * Parse the PARAM @tok of the probe @str, with perf probe's parser of its
@@ -1313,10 +1313,10 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 
 	if (fprobe_protos__tnode(protos, func, cur.id, &tn) < 0)
 		goto out_notype;
-	if (ft->type && !strcmp(ft->type, "string")) {
+	if (ft->type && fprobe_fetch_type__is_string(ft->type)) {
 		if (!tn.is_char || (tn.kind == FPROBE_TNODE_ARRAY && !mem)) {
-			pr_err("'%s' in '%s' is a %s, not a pointer to char or an array of char: no :string of it\n",
-			       what, ft->spec, cur.name ?: p->type.name);
+			pr_err("'%s' in '%s' is a %s, not a pointer to char or an array of char: no :%s of it\n",
+			       what, ft->spec, cur.name ?: p->type.name, ft->type);
 			goto out_einval;
 		}
 		if (tn.kind == FPROBE_TNODE_POINTER && mem) {
@@ -1326,7 +1326,8 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 			expr = tmp;
 			off = 0;
 		}
-		ret = asprintf(text, "%+" PRId64 "(%s):string", off, expr);
+		/* ustring: the string is in user memory, the path to it not */
+		ret = asprintf(text, "%+" PRId64 "(%s):%s", off, expr, ft->type);
 	} else {
 		const char *type = ft->type;
 

@@ -839,6 +839,24 @@ static int fprobe_recorder__lost(struct fprobe_recorder *rec, u64 *nr_lost)
 	return 0;
 }
 
+/*
+ * Whether a probe of @probes fetches a value from memory: a fetch argument
+ * with a '+OFFS(...)' (a member, an element, a string), which the fprobe
+ * PMU opens only with CAP_BPF beside CAP_PERFMON
+ */
+static bool fprobe_probes__reads_memory(const struct fprobe_probes *probes)
+{
+	const struct fprobe_probe *probe;
+
+	list_for_each_entry(probe, &probes->list, list) {
+		const char *fetch = strchr(probe->filter, ';');
+
+		if (fetch && strchr(fetch, '('))
+			return true;
+	}
+	return false;
+}
+
 /**
  * fprobe_pmu__attr - the fprobe PMU event of a probe
  * @probe: the probe, its filter set (fprobe_pmu__set_filters())
@@ -1153,6 +1171,11 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 		if (errno == E2BIG) {
 			pr_err("failed to open the fprobe PMU events: %s\n",
 			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
+			goto out_close;
+		}
+		if (errno == EACCES && fprobe_probes__reads_memory(probes)) {
+			pr_err("failed to open the fprobe PMU events: %s\n",
+			       "a fetch argument that follows a pointer or reads a string reads memory, which needs CAP_PERFMON and CAP_BPF (or root): run with both, or fetch only parameters (PARAM or PARAM:TYPE, from their registers)");
 			goto out_close;
 		}
 		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));

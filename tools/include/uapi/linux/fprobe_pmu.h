@@ -31,18 +31,20 @@
  * syntax of an fprobe event's fetch arguments (reduced):
  *
  *	FETCHARG := TERM ':' TYPE
- *	TERM	 := '$arg' N | ('+' | '-') OFFS '(' TERM ')'
- *	TYPE	 := ('u' | 's' | 'x') ('8' | '16' | '32' | '64') | 'string'
+ *	TERM	 := '$arg' N | ('+' | '-') ['u'] OFFS '(' TERM ')'
+ *	TYPE	 := ('u' | 's' | 'x') ('8' | '16' | '32' | '64') |
+ *		    'string' | 'ustring'
  *
  * N is 1 to FPROBE_PMU_MAX_ARGS, OFFS a decimal byte offset that fits in
  * an s32, and terms nest up to FPROBE_PMU_FETCH_DEPTH deep. '+OFFS(TERM)'
- * is the memory at TERM + OFFS: a value of TYPE's size for the outermost
- * term, else an address. With 'string' the outermost term is not read:
- * TERM + OFFS is the address of a NUL-terminated string, at least one
- * '+OFFS()' is needed. Memory below TASK_SIZE is read as the user memory
- * of the current task, where user and kernel addresses do not overlap.
- * The values are in the entry records (FPROBE_PMU_CONFIG_ENTRY, which a
- * filter with fetch arguments requires), in their fetch area.
+ * is the kernel memory at TERM + OFFS: a value of TYPE's size for the
+ * outermost term, else an address. With 'string' the outermost term is not
+ * read: TERM + OFFS is the address of a NUL-terminated string, at least
+ * one '+OFFS()' is needed. '+uOFFS(TERM)' and 'ustring' read the user
+ * memory of the current task instead. The values are in the entry records
+ * (FPROBE_PMU_CONFIG_ENTRY, which a filter with fetch arguments requires),
+ * in their fetch area. A fetch argument that reads memory needs
+ * CAP_PERFMON and CAP_BPF, or CAP_SYS_ADMIN; else the open is -EACCES.
  */
 #define FPROBE_PMU_MAX_FETCH		8
 #define FPROBE_PMU_FETCH_DEPTH		4

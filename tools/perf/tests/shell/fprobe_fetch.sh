@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf fprobe: PARAM:string and PARAM->member on the PMU and tracefs, bad paths refused (exclusive)
+# perf fprobe: PARAM:ustring and PARAM->member on the PMU and tracefs, bad paths refused (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # The file names cat opens (do_sys_openat2's filename, a user pointer) and
@@ -18,7 +18,7 @@ err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.fprobe.XXXXXX)
 fprobe_test_begin
 
-probe='do_sys_openat2 dfd filename:string how->flags:x64'
+probe='do_sys_openat2 dfd filename:ustring how->flags:x64'
 # O_RDONLY | O_LARGEFILE on the 64-bit architectures, as cat opens
 want='filename="/etc/hostname", flags=0x'
 

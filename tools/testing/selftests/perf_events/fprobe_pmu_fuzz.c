@@ -63,6 +63,9 @@ static unsigned int pick(unsigned int n)
 static const char * const good_filters[] = {
 	"vfs_read", "vfs_write", "vfs_read,vfs_write", "ksys_read ksys_write",
 	"vfs_rea?", "vfs_read,,  ,vfs_write", "do_sys_openat2", "vfs_read !vfs_read",
+	/* fetch arguments (with entry records): kernel and user memory */
+	"vfs_read;$arg3:u64 +0($arg1):x64", "do_sys_openat2;+0($arg2):ustring",
+	"vfs_read;+u0($arg2):u8 +0(+u8($arg1)):string",
 };
 
 /* Well-formed but bad filters */

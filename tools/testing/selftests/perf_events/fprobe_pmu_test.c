@@ -15,7 +15,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <linux/capability.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -30,6 +32,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1825,6 +1828,68 @@ static bool expect_error(struct perf_event_attr *attr, int err)
 	return true;
 }
 
+/* The result of opening an exit event on vfs_read with one attr bit set */
+static bool attr_bit(const char *bit, int err)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	init_attr(&attr, 0, "vfs_read", 1);
+	if (!strcmp(bit, "exclude_user"))
+		attr.exclude_user = 1;
+	else if (!strcmp(bit, "exclude_kernel"))
+		attr.exclude_kernel = 1;
+	else if (!strcmp(bit, "exclude_hv"))
+		attr.exclude_hv = 1;
+	else if (!strcmp(bit, "exclude_idle"))
+		attr.exclude_idle = 1;
+	else if (!strcmp(bit, "exclude_host"))
+		attr.exclude_host = 1;
+	else if (!strcmp(bit, "exclude_guest"))
+		attr.exclude_guest = 1;
+	else if (!strcmp(bit, "precise_ip"))
+		attr.precise_ip = 1;
+	else
+		return failf("no attr bit %s", bit);
+	if (err)
+		return expect_error(&attr, err);
+	fd = perf_event_open(&attr, 0, -1);
+	if (fd < 0)
+		return failf("%s: %s, expected to open", bit, strerror(errno));
+	close(fd);
+	return true;
+}
+
+/*
+ * Each attr bit that selects the records of a PMU: the PMU refuses those
+ * it does not honour (it would record calls they leave out), and takes
+ * those that leave out none of its records (perf sets exclude_guest).
+ */
+static void test_attr_bits(void)
+{
+	static const struct {
+		const char *bit;
+		int err;
+	} bits[] = {
+		{ "exclude_kernel", EINVAL },
+		{ "exclude_idle", EINVAL },
+		{ "exclude_host", EINVAL },
+		{ "precise_ip", EOPNOTSUPP },
+		{ "exclude_user", 0 },
+		{ "exclude_hv", 0 },
+		{ "exclude_guest", 0 },
+	};
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		snprintf(name, sizeof(name), "attr-%s-%s", bits[i].bit,
+			 bits[i].err == EINVAL ? "einval" :
+			 bits[i].err ? "eopnotsupp" : "taken");
+		report(name, attr_bit(bits[i].bit, bits[i].err));
+	}
+}
+
 static void test_errors(void)
 {
 	struct perf_event_attr attr;
@@ -1865,6 +1930,7 @@ static void test_errors(void)
 	init_attr(&attr, 0, "vfs_read", 100);
 	attr.freq = 1;
 	report("error-freq-einval", expect_error(&attr, EINVAL));
+	test_attr_bits();
 }
 
 static int write_file(const char *path, const char *val)
@@ -1920,10 +1986,105 @@ static bool unprivileged_refused(const char *paranoid)
 	return true;
 }
 
+/*
+ * Become user nobody with only the capabilities @caps (a mask of the
+ * upper 32 capabilities: CAP_PERFMON, CAP_BPF) in the effective and
+ * permitted sets: 0, or -1
+ */
+static int become_nobody_with(uint32_t caps)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
+	    setgid(65534) || setuid(65534))
+		return -1;
+	data[1].effective = caps;
+	data[1].permitted = caps;
+	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
+}
+
+#define CAP_BIT(c)	(1U << ((c) - 32))
+
+/*
+ * Open an event with @filter (entry records) as user nobody holding only
+ * @caps: 0 if it opened, else the errno; 255 if the child could not
+ * become nobody
+ */
+static int open_as_nobody(const char *filter, uint32_t caps)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (!pid) {
+		struct perf_event_attr attr;
+		int fd;
+
+		if (become_nobody_with(caps))
+			_exit(255);
+		init_attr(&attr, FPROBE_PMU_CONFIG_ENTRY | 3, filter, 1);
+		fd = perf_event_open(&attr, 0, -1);
+		_exit(fd >= 0 ? 0 : errno);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 255;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * CAP_PERFMON alone, as user nobody, opens events whose records carry the
+ * arguments' registers, as it opens a kprobe PMU event; a fetch argument
+ * that reads kernel or user memory needs CAP_BPF too, else EACCES.
+ */
+static bool perfmon_only_fetch(void)
+{
+	static const char * const regs[] = {
+		"vfs_read",
+		"vfs_read;$arg3:u64 $arg1:x64",
+	};
+	static const char * const mem[] = {
+		"vfs_read;+0($arg1):x64",
+		"vfs_read;+0(+16($arg1)):x64",
+		"vfs_read;+u0($arg2):u8",
+		"vfs_read;$arg3:u64 +0($arg2):ustring",
+	};
+	uint32_t perfmon = CAP_BIT(CAP_PERFMON), bpf = CAP_BIT(CAP_BPF);
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++) {
+		ret = open_as_nobody(regs[i], perfmon);
+		if (ret)
+			return failf("'%s' with CAP_PERFMON: %s", regs[i],
+				     ret == 255 ? "no child" : strerror(ret));
+	}
+	for (i = 0; i < ARRAY_SIZE(mem); i++) {
+		ret = open_as_nobody(mem[i], perfmon);
+		if (ret != EACCES)
+			return failf("'%s' with CAP_PERFMON only: %s, expected EACCES",
+				     mem[i], ret == 255 ? "no child" :
+				     ret ? strerror(ret) : "opened");
+		ret = open_as_nobody(mem[i], perfmon | bpf);
+		if (ret)
+			return failf("'%s' with CAP_PERFMON and CAP_BPF: %s", mem[i],
+				     ret == 255 ? "no child" : strerror(ret));
+	}
+	/* without CAP_PERFMON, not even the registers */
+	ret = open_as_nobody(regs[1], bpf);
+	if (ret != EACCES && ret != EPERM)
+		return failf("'%s' with CAP_BPF only: %s, expected EACCES", regs[1],
+			     ret == 255 ? "no child" : ret ? strerror(ret) : "opened");
+	return true;
+}
+
 static void test_unprivileged(void)
 {
 	report("error-unprivileged-eacces", unprivileged_refused("2"));
 	report("error-unprivileged-paranoid-1-eacces", unprivileged_refused("-1"));
+	report("perfmon-only-no-memory-fetch", perfmon_only_fetch());
 }
 
 #define MAX_FUNCS	"/sys/module/fprobe_pmu/parameters/max_funcs"
