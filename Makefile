@@ -1,6 +1,7 @@
 # fprobe on the function-graph tracer for Linux 6.12, with an fprobe perf PMU
 # and `perf fprobe`. This Makefile is the only entry point; see README.md.
 #
+# Use:
 #   make demo     build what is missing, boot the patched kernel, show it
 #   make check    every test: host, KUnit, and the guest tests
 #   make check-debug  KUnit, ftracetest and fuzzers on a lockdep+KASAN kernel
@@ -8,7 +9,23 @@
 #   make bench-arm64, bench-riscv64  the same per-call and scale sections there
 #   make vm-run CMD='...' [KERNEL=base|patched|debug] [TIMEOUT=s]
 #   make shell    the patched guest with a shell on this terminal (exit ends it)
+#   make kunit    the KUnit suites of lib/kunit-fprobe/ booted in the guest
+#   make help     this list
+#
+# Build (each step also runs the ones it needs):
+#   make deps     install the pinned Debian packages the project needs
+#   make tree     build/linux: the pinned base with patches/ applied
+#   make kernel, kernel-base, kernel-debug  the patched, base and debug guests
+#   make perf     tools/perf of build/linux, with perf fprobe
+#   make fprobe-pmu-tests  the PMU's selftest and fuzzer, static
+#   make bpf-selftests  the BPF kprobe_multi selftests, for both kernels
+#
+# Change the series:
 #   make import   the series in build/linux back into patches/ and the owned files
+#   make series   the series as git format-patch files in build/series/,
+#                 checked with checkpatch.pl --strict
+#
+# Other architectures:
 #   make cross    the series built for arm64, riscv64, s390x and ppc64le
 #   make cross-series  every patch of the series built in order, x86_64 and arm64
 #   make series-kunit  the KUnit suites booted at the end of each sub-series
@@ -45,8 +62,9 @@ CMD		?= uname -a
 
 all: kernel perf initramfs
 
+# The comment block this file opens with, up to its first blank line
 help:
-	@sed -n '1,15s/^# \{0,1\}//p' Makefile
+	@sed -n '1,/^$$/{/^#/s/^# \{0,1\}//p}' Makefile
 
 deps:
 	@harness/deps
