@@ -12,6 +12,7 @@
 #include <linux/delay.h>
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
@@ -804,9 +805,16 @@ static void fetch_race_handler(struct perf_event *event, struct perf_sample_data
 	/* One string, "member": its offset and length, then itself */
 	area = fr->raw + sizeof(*rec);
 	memcpy(&slot, area, sizeof(slot));
-	if (rec->size > len || rec->size < sizeof(*rec) + 16 + 8 ||
+	if (rec->size > len || rec->size < sizeof(*rec) + 8 + 7 ||
 	    (u32)slot != 8 || slot >> 32 != 7 || memcmp(area + 8, "member", 7))
 		atomic_inc(&fr->bad);
+}
+
+/* An interrupt every 50 us on the test's CPU, while the race runs */
+static enum hrtimer_restart fetch_race_tick(struct hrtimer *timer)
+{
+	hrtimer_forward_now(timer, ns_to_ktime(50 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
 }
 
 /*
@@ -817,8 +825,8 @@ static void fetch_race_handler(struct perf_event *event, struct perf_sample_data
  * area of the task's record in between, or the task's record carries the
  * interrupt's values. A stress case: the task makes entry records with a
  * string fetched, while a probe on irq_enter_rcu() fetches a register in
- * every timer interrupt, for 250 ticks; every task record must hold its
- * own string.
+ * every interrupt (a timer's every 50 us), for 2 seconds; every task
+ * record must hold its own string.
  */
 static void fprobe_pmu_test_fetch_race(struct kunit *test)
 {
@@ -830,6 +838,7 @@ static void fprobe_pmu_test_fetch_race(struct kunit *test)
 	};
 	struct fetch_obj obj = { .name = "member" };
 	struct perf_event *event, *irq_event;
+	struct hrtimer timer;
 	struct fetch_race *fr;
 	char *filter;
 	unsigned long end;
@@ -853,9 +862,22 @@ static void fprobe_pmu_test_fetch_race(struct kunit *test)
 		kunit_skip(test, "no probe on irq_enter_rcu: %ld", PTR_ERR(irq_event));
 	}
 
-	end = jiffies + 250;
-	while (time_before(jiffies, end))
+	/*
+	 * Paced below perf's default sample rate (100000 per second): a
+	 * throttled event fetches nothing until the next tick, which is
+	 * when the timer interrupt comes, and the window would never be
+	 * hit. A pace, not a measure of time: nothing is checked against it.
+	 */
+	hrtimer_init_on_stack(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	timer.function = fetch_race_tick;
+	hrtimer_start(&timer, ns_to_ktime(50 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED);
+	end = jiffies + msecs_to_jiffies(2000);
+	while (time_before(jiffies, end)) {
 		fetch_ptr(&obj, NULL, 0, NULL);
+		udelay(10);
+	}
+	hrtimer_cancel(&timer);
+	destroy_hrtimer_on_stack(&timer);
 	close_event(irq_event);
 	close_event(event);
 
