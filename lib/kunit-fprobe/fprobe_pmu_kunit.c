@@ -863,19 +863,17 @@ static void fprobe_pmu_test_fetch_race(struct kunit *test)
 	}
 
 	/*
-	 * Paced below perf's default sample rate (100000 per second): a
-	 * throttled event fetches nothing until the next tick, which is
-	 * when the timer interrupt comes, and the window would never be
-	 * hit. A pace, not a measure of time: nothing is checked against it.
+	 * The interrupts of a timer of its own, not only the tick's: perf
+	 * throttles the task's event for the rest of a tick once it made
+	 * perf_event_max_sample_rate / HZ samples there, so that the tick
+	 * itself comes while the task fetches nothing.
 	 */
 	hrtimer_init_on_stack(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
 	timer.function = fetch_race_tick;
 	hrtimer_start(&timer, ns_to_ktime(50 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED);
 	end = jiffies + msecs_to_jiffies(2000);
-	while (time_before(jiffies, end)) {
+	while (time_before(jiffies, end))
 		fetch_ptr(&obj, NULL, 0, NULL);
-		udelay(10);
-	}
 	hrtimer_cancel(&timer);
 	destroy_hrtimer_on_stack(&timer);
 	close_event(irq_event);
