@@ -910,9 +910,22 @@ static __always_inline bool fprobe_pmu_user_ok(void)
 }
 
 /*
+ * Whether a kernel read of @addr is refused: an address of the user's half
+ * where user and kernel addresses do not overlap. copy_from_kernel_nofault()
+ * refuses it on x86, and the CPU does on arm64 with PAN, not everywhere:
+ * refused here, a kernel read of a user address fails on every such
+ * architecture alike.
+ */
+static __always_inline bool fprobe_pmu_user_addr(unsigned long addr)
+{
+	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+	       addr < TASK_SIZE_MAX;
+}
+
+/*
  * Read @size bytes at @addr into @dst without faulting: the current task's
- * user memory if @user, else kernel memory only (copy_from_kernel_nofault()
- * reads no user address). 0, or a negative error (-EFAULT, -ERANGE).
+ * user memory if @user, else kernel memory only. 0, or a negative error
+ * (-EFAULT, -ERANGE).
  */
 static __always_inline long fprobe_pmu_read_mem(void *dst, unsigned long addr,
 						size_t size, bool user)
@@ -922,6 +935,8 @@ static __always_inline long fprobe_pmu_read_mem(void *dst, unsigned long addr,
 			return -EFAULT;
 		return copy_from_user_nofault(dst, (void __user *)addr, size);
 	}
+	if (fprobe_pmu_user_addr(addr))
+		return -EFAULT;
 	return copy_from_kernel_nofault(dst, (void *)addr, size);
 }
 
@@ -945,6 +960,8 @@ static long fprobe_pmu_read_string(char *dst, unsigned long addr, bool user,
 		if (!len)
 			len = 1;
 	} else {
+		if (fprobe_pmu_user_addr(addr))
+			return -EFAULT;
 		len = strncpy_from_kernel_nofault(dst, (void *)addr,
 						  FPROBE_PMU_STRING_MAX);
 	}
