@@ -27,6 +27,6 @@ echo "ok: make help names $(wc -w <<<"$names") targets, each a rule"
 for t in $(grep -ohE '\bmake [a-z][a-z0-9-]+' "$TOP/README.md" "$TOP/docs/HACKING.md" |
 	sed 's/^make //' | sort -u); do
 	grep -qE "^$t:" "$TOP/Makefile" || continue
-	grep -qwE -- "$t" <<<"$names" || fail "'make $t' (README or HACKING.md) is not in make help"
+	grep -qxF -- "$t" <<<"$names" || fail "'make $t' (README or HACKING.md) is not in make help"
 done
 echo "ok: the targets the README and HACKING.md name are in make help"
