@@ -7,7 +7,6 @@
 
 #include <kunit/visibility.h>
 #include <linux/bits.h>
-#include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
 #include <linux/glob.h>
@@ -16,6 +15,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -153,7 +153,7 @@
  * RCU grace period after removing an fprobe from them, so no handler of that
  * fprobe can run after it returns. A grace period does not wait for a CPU
  * where RCU is not watching: the callbacks called there touch no fprobe and
- * call no handler (fprobe_rcu_watching()).
+ * call no handler (rcu_is_watching()).
  */
 
 #define FPROBE_HASH_BITS	6
@@ -352,44 +352,28 @@ static const struct rhashtable_params fprobe_rht_params = {
 };
 
 /*
- * Is RCU watching this CPU? Where it is not (the idle loop around the
- * low-power state, early entry and exit code, a CPU going offline), a
- * grace period does not wait for the callbacks, so unregister_fprobe()
- * could return and the fprobe be freed while a callback there still reads
- * it. There the callbacks read no fprobe and call no handler, not even the
- * missed handler, as ftrace does for an ftrace_ops with
- * FTRACE_OPS_FL_RCU: such calls are lost uncounted. Called with preemption
- * disabled. Most architectures mark that code noinstr, and then no probed
- * function runs there; the check is for the code that is not.
- */
-static __always_inline bool fprobe_rcu_watching(void)
-{
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	/*
-	 * rcu_is_watching_curr_cpu() in one per-CPU load (an instruction on
-	 * x86): only this CPU changes its state, and an NMI that comes in
-	 * between leaves the watching bit as it found it.
-	 */
-	return __this_cpu_read(context_tracking.state.counter) & CT_RCU_WATCHING;
-#else
-	return true;
-#endif
-}
-
-/*
  * RCU read lock for the function graph callbacks. Disabling preemption makes
  * an RCU read-side critical section, and unlike rcu_read_lock() the notrace
  * variant never calls a function that could be probed (preempt_count_add()
  * with CONFIG_DEBUG_PREEMPT), which would recurse into the callbacks. The
- * lockdep annotation keeps the RCU checks in rhashtable happy. Where RCU is
- * not watching, nothing is taken and false is returned: lockdep is told of
- * the read lock only after the test, since taking it there is itself what
+ * lockdep annotation keeps the RCU checks in rhashtable happy.
+ *
+ * Where RCU is not watching this CPU (the idle loop around the low-power
+ * state, early entry and exit code, a CPU going offline), a grace period
+ * does not wait for the callbacks, so unregister_fprobe() could return and
+ * the fprobe be freed while a callback there still reads it. There the
+ * callbacks read no fprobe and call no handler, not even the missed
+ * handler, as ftrace does for an ftrace_ops with FTRACE_OPS_FL_RCU: such
+ * calls are lost uncounted. Most architectures mark that code noinstr, and
+ * then no probed function runs there; the check is for the code that is
+ * not. Nothing is taken then and false is returned: lockdep is told of the
+ * read lock only after the test, since taking it there is itself what
  * lockdep warns about.
  */
 static __always_inline bool fprobe_rcu_read_lock(void)
 {
 	preempt_disable_notrace();
-	if (unlikely(!fprobe_rcu_watching())) {
+	if (unlikely(!rcu_is_watching())) {
 		preempt_enable_notrace();
 		return false;
 	}
@@ -1019,7 +1003,7 @@ fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
 		}
 		return;
 	}
-	if (unlikely(!fprobe_rcu_watching())) {
+	if (unlikely(!rcu_is_watching())) {
 		ftrace_test_recursion_unlock(bit);
 		return;
 	}
@@ -1288,7 +1272,7 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 		fprobe_ftrace_missed(ip);
 		return;
 	}
-	if (unlikely(!fprobe_rcu_watching()))
+	if (unlikely(!rcu_is_watching()))
 		goto out;
 
 	/* The recursion lock disabled preemption: that is the RCU read lock. */
