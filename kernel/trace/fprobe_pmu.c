@@ -914,12 +914,13 @@ static __always_inline bool fprobe_pmu_user_ok(void)
  * where user and kernel addresses do not overlap. copy_from_kernel_nofault()
  * refuses it on x86, and the CPU does on arm64 with PAN, not everywhere:
  * refused here, a kernel read of a user address fails on every such
- * architecture alike.
+ * architecture alike. A user pointer may carry a tag in its top bits
+ * (arm64's top-byte-ignore): the address is the one without it.
  */
 static __always_inline bool fprobe_pmu_user_addr(unsigned long addr)
 {
 	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
-	       addr < TASK_SIZE_MAX;
+	       untagged_addr(addr) < TASK_SIZE_MAX;
 }
 
 /*

@@ -1319,6 +1319,12 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 			       what, ft->spec, cur.name ?: p->type.name, ft->type);
 			goto out_einval;
 		}
+		/* The path to an array is in kernel memory: so is the array */
+		if (tn.kind == FPROBE_TNODE_ARRAY && !strcmp(ft->type, "ustring")) {
+			pr_err("'%s' in '%s' is an array of char in kernel memory: use :string, not :ustring\n",
+			       what, ft->spec);
+			goto out_einval;
+		}
 		if (tn.kind == FPROBE_TNODE_POINTER && mem) {
 			if (asprintf(&tmp, "%+" PRId64 "(%s)", off, expr) < 0)
 				goto out_nomem;

@@ -40,6 +40,7 @@ check_bad 'do_sys_openat2 dfd->x' "'dfd' in 'dfd->x' is not a pointer"
 check_bad 'do_sys_openat2 how:string' 'no :string of it'
 check_bad 'do_sys_openat2 nope->x' "no parameter 'nope'"
 check_bad 'do_sys_openat2 how->flags:q8' "invalid type 'q8'"
+check_bad 'vfs_read file->f_path.dentry->d_iname:ustring' 'use :string, not :ustring'
 
 if [ "$(fprobe_path)" = pmu ]; then
 	perf fprobe trace -a "$probe" -- cat /etc/hostname >"$tmpdir/out" 2>"$tmpdir/err" ||
