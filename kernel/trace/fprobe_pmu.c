@@ -27,9 +27,8 @@
  * A call fprobe misses (recursion, a full shadow stack) is counted as lost
  * by each event it would have been delivered to, from the fprobe's missed
  * handler on the CPU of the call: the lost count of an event is its own.
- * A record for an event that needs the sample registers (see
- * fprobe_pmu_sample_regs()) that finds perf's recursion context of its
- * context taken is counted as lost by that event alone.
+ * A record that finds perf's recursion context of its context taken (see
+ * fprobe_pmu_sample_event()) is counted as lost by that event alone.
  *
  * The PMU does not trace its own writes, as ftrace does not trace its ring
  * buffer: while this CPU writes records in a context (perf's ring buffer,
@@ -43,10 +42,10 @@
  * At entry, the entry handler saves the entry time, the depth and the
  * arguments as the fprobe entry data (on the task's function graph shadow
  * stack); at return, the exit handler makes one record of the completed
- * call from them. The sample registers, built for the events whose
- * samples have a callchain or are not written in place, come from
- * ftrace_fill_perf_regs(), so PERF_SAMPLE_CALLCHAIN unwinds the stack of
- * the probed call, with the function address as their instruction pointer.
+ * call from them. Each record is a sample written by perf
+ * (perf_event_trace_record()), its registers from ftrace_fill_perf_regs(),
+ * so PERF_SAMPLE_CALLCHAIN unwinds the stack of the probed call, with the
+ * function address as their instruction pointer.
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
@@ -65,7 +64,6 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
-#include <linux/rethook.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
@@ -74,7 +72,6 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/unaligned.h>
 
 #include <asm/fprobe.h>
 #include <asm/tlb.h>
@@ -201,8 +198,8 @@ struct fprobe_pmu_call {
 
 /*
  * Sample registers, one set per perf recursion context. Only the fields
- * fprobe_pmu_fill_regs() and fprobe_pmu_fill_caller_regs() set are ever
- * written, the same ones every time: the others stay 0.
+ * fprobe_pmu_fill_regs() sets are ever written, the same ones every time:
+ * the others stay 0.
  */
 static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
 
@@ -218,17 +215,13 @@ static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing_ctx);
 
 /*
  * Per CPU and interrupt context level, the fetch area of the entry record
- * being made, and the record itself when it wraps around the end of a
- * ring buffer page (the exit records and those without fetch arguments
- * use the stack). Both are used while the CPU is marked as writing in
- * that context (fprobe_pmu_writing_ctx): a call made meanwhile in the same
- * context, which fprobe's recursion lock may let through once, records
- * nothing. Allocated for the first probe with fetch arguments, then kept.
+ * being made, used while the CPU is marked as writing in that context
+ * (fprobe_pmu_writing_ctx): a call made meanwhile in the same context,
+ * which fprobe's recursion lock may let through once, records nothing.
+ * Allocated for the first probe with fetch arguments, then kept.
  */
 struct fprobe_pmu_fetch_buf {
 	u64	area[FPROBE_PMU_FETCH_AREA_MAX / sizeof(u64)];
-	u8	rec[sizeof(struct fprobe_pmu_record) + FPROBE_PMU_FETCH_AREA_MAX +
-		    FPROBE_PMU_MAX_ARGS * sizeof(u64)];
 };
 
 struct fprobe_pmu_fetch_bufs {
@@ -544,42 +537,6 @@ static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 }
 
 /*
- * For an exit record, the registers of the caller of the probed function
- * at the return address of the call, where the architecture's unwinder
- * can go on from (arch_fprobe_perf_caller_regs()): perf then writes the
- * function, then what it unwinds from there, the same callchain as from
- * the registers of fprobe_pmu_fill_regs(), one frame fewer unwound. NULL
- * where the architecture has no such registers, for an entry record (the
- * call may not return), and for a call whose return a kretprobe hooked
- * first (its return address is the kretprobe's trampoline, which the
- * unwinder maps back from the registers of the function).
- */
-static struct pt_regs *fprobe_pmu_fill_caller_regs(struct pt_regs *buf,
-						   struct ftrace_regs *fregs,
-						   const struct fprobe_pmu_record *rec)
-{
-#ifdef arch_fprobe_perf_caller_regs
-	struct pt_regs *regs;
-
-	if (rec->type != FPROBE_PMU_REC_EXIT)
-		return NULL;
-#ifdef CONFIG_RETHOOK
-	if (is_rethook_trampoline(rec->ret_ip))
-		return NULL;
-#endif
-	regs = ftrace_fill_perf_regs(fregs, buf);
-	if (regs != buf) {
-		*buf = *regs;
-		regs = buf;
-	}
-	arch_fprobe_perf_caller_regs(regs, fregs, rec->ret_ip);
-	return regs;
-#else
-	return NULL;
-#endif
-}
-
-/*
  * Whether an event of @probe active on this CPU takes the exit record @rec:
  * a counting event, or a sampling one whose filters @rec passes. A record
  * no event takes is dropped before anything else is done for it.
@@ -602,25 +559,46 @@ static bool fprobe_pmu_wanted(struct fprobe_pmu_probe *probe,
 NOKPROBE_SYMBOL(fprobe_pmu_wanted);
 
 /*
- * Sample @rec, with its arguments at @args, to @event through perf's
- * general path: for the events whose samples have more than
- * perf_inplace_sample_begin() writes (registers, a user stack, ...), or
- * that do more with them (a BPF program, a signal, ...).
- *
- * With CONFIG_INIT_STACK_ALL_ZERO, every local variable is zeroed on
- * entry: the ones below are written before they are read (the sample data
- * alone is 384 bytes), so they are left out.
+ * Sample @rec, with its arguments at @args, to @event through perf's sample
+ * path (perf_event_trace_record()), from the sample registers. Those take a
+ * perf recursion context, as the buffer of a tracepoint event does: a
+ * record that finds it taken (delivered from another perf event's record
+ * made in the same context) is lost for the event.
  */
-static noinline void fprobe_pmu_sample_general(struct perf_event *event,
-					       const struct fprobe_pmu_record *rec,
-					       const u64 *args, const void *fetch,
-					       u32 fetch_size, struct pt_regs *regs,
-					       u64 nr, u64 now, u64 period)
+static noinline void fprobe_pmu_sample_event(struct perf_event *event,
+					     const struct fprobe_pmu_record *rec,
+					     const u64 *args, const void *fetch,
+					     u32 fetch_size,
+					     struct ftrace_regs *fregs, u64 nr,
+					     u64 now, u64 period)
 {
-	struct perf_sample_data data __uninitialized;
-	struct perf_raw_frag args_frag __uninitialized;
-	struct perf_raw_frag fetch_frag __uninitialized;
-	struct perf_raw_record raw __uninitialized;
+	struct perf_raw_frag args_frag = {
+		.data	= (void *)args,
+		.size	= rec->nargs * sizeof(u64),
+	};
+	struct perf_raw_frag fetch_frag = {
+		.next	= rec->nargs ? &args_frag : NULL,
+		.data	= (void *)fetch,
+		.size	= fetch_size,
+	};
+	struct perf_raw_record raw = {
+		.frag	= {
+			.next	= fetch_size ? &fetch_frag : fetch_frag.next,
+			.data	= (void *)rec,
+			.size	= sizeof(*rec),
+		},
+	};
+	struct perf_sample_data data;
+	struct pt_regs *regs;
+	int rctx;
+
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx < 0) {
+		atomic64_inc(&(event->parent ?: event)->lost_samples);
+		return;
+	}
+	regs = fprobe_pmu_fill_regs(this_cpu_ptr(&fprobe_pmu_regs[rctx]),
+				    fregs, rec);
 
 	perf_sample_data_init(&data, 0, period);
 	data.time = now;
@@ -631,119 +609,12 @@ static noinline void fprobe_pmu_sample_general(struct perf_event *event,
 	else
 		data.weight.full = period;
 	data.sample_flags |= PERF_SAMPLE_WEIGHT_TYPE;
-	/*
-	 * The arguments are copied from where they are. Each field is set
-	 * (raw.size and the pad of the last fragment by
-	 * perf_sample_save_raw_data()), none cleared first.
-	 */
-	args_frag.next = NULL;
-	args_frag.copy = NULL;
-	args_frag.data = (void *)args;
-	args_frag.size = rec->nargs * sizeof(u64);
-	fetch_frag.next = rec->nargs ? &args_frag : NULL;
-	fetch_frag.copy = NULL;
-	fetch_frag.data = (void *)fetch;
-	fetch_frag.size = fetch_size;
-	raw.frag.next = fetch_size ? &fetch_frag : fetch_frag.next;
-	raw.frag.copy = NULL;
-	raw.frag.data = (void *)rec;
-	raw.frag.size = sizeof(*rec);
 	perf_sample_save_raw_data(&data, event, &raw);
 	perf_event_trace_record(event, nr, &data, regs);
-}
-
-NOKPROBE_SYMBOL(fprobe_pmu_sample_general);
-
-/*
- * Write @rec, its fetch area of @fetch_size bytes at @fetch and its
- * arguments at @args at @dst, in the ring buffer: after the u32 size of
- * the raw data, so 4 bytes off the alignment of its words.
- */
-static __always_inline void fprobe_pmu_put_record(void *dst,
-						  const struct fprobe_pmu_record *rec,
-						  const u64 *args, const void *fetch,
-						  u32 fetch_size)
-{
-	u64 *arg = dst + sizeof(*rec) + fetch_size;
-
-	memcpy(dst, rec, sizeof(*rec));
-	if (fetch_size)
-		memcpy(dst + sizeof(*rec), fetch, fetch_size);
-	/* Unrolled, as fprobe_pmu_read_args(); nargs checked at open */
-	BUILD_BUG_ON(FPROBE_PMU_MAX_ARGS != 6);
-	switch (rec->nargs) {
-	case 6:
-		put_unaligned(args[5], &arg[5]);
-		fallthrough;
-	case 5:
-		put_unaligned(args[4], &arg[4]);
-		fallthrough;
-	case 4:
-		put_unaligned(args[3], &arg[3]);
-		fallthrough;
-	case 3:
-		put_unaligned(args[2], &arg[2]);
-		fallthrough;
-	case 2:
-		put_unaligned(args[1], &arg[1]);
-		fallthrough;
-	case 1:
-		put_unaligned(args[0], &arg[0]);
-		fallthrough;
-	case 0:
-		break;
-	}
-}
-
-/*
- * Sample @rec, with its arguments at @args, to @event, whose sample needs
- * registers: a callchain, unwound from them, in a sample written in place
- * (perf_inplace_sample_begin_regs()), or anything perf's general path writes
- * (fprobe_pmu_sample_general()). The registers take a perf recursion
- * context: a record that finds it taken (delivered from another perf
- * event's record made in the same context) is lost for the event.
- */
-static noinline void fprobe_pmu_sample_regs(struct perf_event *event,
-					    const struct fprobe_pmu_record *rec,
-					    const u64 *args, const void *fetch,
-					    u32 fetch_size,
-					    struct ftrace_regs *fregs, u64 nr,
-					    u64 now, u64 period, void *buf)
-{
-	struct perf_inplace_sample is __uninitialized;
-	struct pt_regs *buf_regs, *regs;
-	int rctx, ret = -EOPNOTSUPP;
-
-	rctx = perf_swevent_get_recursion_context();
-	if (rctx < 0) {
-		atomic64_inc(&(event->parent ?: event)->lost_samples);
-		return;
-	}
-	buf_regs = this_cpu_ptr(&fprobe_pmu_regs[rctx]);
-	if (event->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
-		bool caller = true;
-
-		regs = fprobe_pmu_fill_caller_regs(buf_regs, fregs, rec);
-		if (!regs) {
-			regs = fprobe_pmu_fill_regs(buf_regs, fregs, rec);
-			caller = false;
-		}
-		ret = perf_inplace_sample_begin_regs(&is, event, nr, rec->func,
-						     now, period, rec->size, buf,
-						     regs, caller);
-	}
-	if (ret > 0) {
-		fprobe_pmu_put_record(is.raw, rec, args, fetch, fetch_size);
-		perf_inplace_sample_end(&is);
-	} else if (ret == -EOPNOTSUPP) {
-		regs = fprobe_pmu_fill_regs(buf_regs, fregs, rec);
-		fprobe_pmu_sample_general(event, rec, args, fetch, fetch_size,
-					  regs, nr, now, period);
-	}
 	perf_swevent_put_recursion_context(rctx);
 }
 
-NOKPROBE_SYMBOL(fprobe_pmu_sample_regs);
+NOKPROBE_SYMBOL(fprobe_pmu_sample_event);
 
 /*
  * Sample @rec, with its arguments at @args, to the sampling events of
@@ -751,12 +622,7 @@ NOKPROBE_SYMBOL(fprobe_pmu_sample_regs);
  * is the local_clock() of the record. Called with preemption disabled,
  * where RCU is watching.
  *
- * The record is written straight into the ring buffer of each event
- * (perf_inplace_sample_begin()), or through perf's general path for the
- * events that need it. Written in place without a callchain, it needs no
- * registers and no perf recursion context: the ring buffer takes nested
- * records (of other perf events, or of an NMI). The calls made from here
- * are not traced (see fprobe_pmu_in_write()).
+ * The calls made from here are not traced (see fprobe_pmu_in_write()).
  */
 static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 					      struct fprobe_pmu_record *rec,
@@ -765,20 +631,14 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 					      struct ftrace_regs *fregs, u64 nr,
 					      u64 now)
 {
-	u8 stack_buf[sizeof(*rec) + FPROBE_PMU_MAX_ARGS * sizeof(u64)] __uninitialized;
-	u8 *buf = stack_buf;
-	struct perf_inplace_sample is __uninitialized;
 	struct perf_event *event;
 	struct hlist_node *node;
 	unsigned int writing;
 	unsigned long flags;
 	u64 period = 1;
-	int ret;
 
 	if (rec->type == FPROBE_PMU_REC_EXIT)
 		period = rec->duration;
-	if (fetch_size)
-		buf = fprobe_pmu_fetch_buf()->rec;
 	/* As for a software event: holds off perf_remove_from_context() */
 	local_irq_save(flags);
 	/* Saved for an NMI that comes while another context writes */
@@ -807,21 +667,8 @@ static __always_inline void fprobe_pmu_sample(struct fprobe_pmu_probe *probe,
 		if (!fprobe_pmu_passes(event, rec))
 			continue;
 
-		/* A callchain is unwound from the sample registers */
-		if (!(event->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-			ret = perf_inplace_sample_begin(&is, event, nr,
-							rec->func, now, period,
-							rec->size, buf);
-			if (likely(ret > 0)) {
-				fprobe_pmu_put_record(is.raw, rec, args, fetch,
-						      fetch_size);
-				perf_inplace_sample_end(&is);
-			}
-			if (ret != -EOPNOTSUPP)
-				continue;
-		}
-		fprobe_pmu_sample_regs(event, rec, args, fetch, fetch_size,
-				       fregs, nr, now, period, buf);
+		fprobe_pmu_sample_event(event, rec, args, fetch, fetch_size,
+					fregs, nr, now, period);
 	}
 	__this_cpu_write(fprobe_pmu_writing_ctx, writing);
 	local_irq_restore(flags);
@@ -1063,7 +910,7 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 					     struct ftrace_regs *fregs,
 					     const u64 *args, u64 now)
 {
-	struct fprobe_pmu_record rec __uninitialized;
+	struct fprobe_pmu_record rec;
 	unsigned int writing = 0;
 	u64 *area = NULL;
 	u32 fetch_size = 0, flags = 0;
@@ -1151,7 +998,7 @@ static noinline void fprobe_pmu_entry_timed(struct fprobe_pmu_probe *probe,
 					    struct ftrace_regs *fregs,
 					    struct fprobe_pmu_call *call)
 {
-	u64 stack_args[FPROBE_PMU_MAX_ARGS] __uninitialized;
+	u64 stack_args[FPROBE_PMU_MAX_ARGS];
 	u64 now = fprobe_pmu_clock();
 	u64 *args;
 
@@ -1236,7 +1083,7 @@ static noinline void fprobe_pmu_exit_timed(struct fprobe_pmu_probe *probe,
 					   struct ftrace_regs *fregs,
 					   struct fprobe_pmu_call *call)
 {
-	struct fprobe_pmu_record rec __uninitialized;
+	struct fprobe_pmu_record rec;
 	u64 now = fprobe_pmu_clock();
 
 	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_EXIT, probe->nargs,

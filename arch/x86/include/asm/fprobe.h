@@ -45,29 +45,4 @@ static __always_inline void arch_fprobe_perf_regs(struct pt_regs *regs,
 
 #define arch_fprobe_perf_regs arch_fprobe_perf_regs
 
-#ifdef CONFIG_UNWINDER_ORC
-/*
- * The registers of the caller of the probed function at @ret_ip, the
- * return address of the call, from those ftrace_fill_perf_regs() made at
- * the function's return: sp and bp are back to the caller's. ORC unwinds
- * from their ip, sp and bp as from a full set of registers, finding the
- * frame at @ret_ip from the instruction there, which is in the state of
- * the call's return (a call that returned is not one to a noreturn
- * function, after which the next instruction may be another function's).
- * Not with the frame pointer unwinder, which unwinds full registers at a
- * function's first instruction from the caller's bp, its caller left out,
- * and would give these a frame more.
- */
-static __always_inline void arch_fprobe_perf_caller_regs(struct pt_regs *regs,
-							 struct ftrace_regs *fregs,
-							 unsigned long ret_ip)
-{
-	regs->ip = ret_ip;
-	regs->bp = ftrace_regs_get_frame_pointer(fregs);
-	regs->flags |= X86_EFLAGS_FIXED;
-}
-
-#define arch_fprobe_perf_caller_regs arch_fprobe_perf_caller_regs
-#endif
-
 #endif /* _ASM_X86_FPROBE_H */

@@ -76,10 +76,7 @@ struct sample {
 #define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	      \
 			 PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)
-/*
- * No callchain: the kernel writes these samples straight into the ring
- * buffer, with the record's own exit time as the sample time.
- */
+/* No callchain, and every fixed-size field of a sample */
 #define SIMPLE_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	      \
 			    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |	      \
 			    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |	      \
@@ -252,7 +249,7 @@ static void ring_copy(struct ring *r, uint64_t off, void *dst, size_t len)
 static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 {
 	const uint64_t *end = p + words;
-	uint32_t raw_size, rec_size, i;
+	uint32_t raw_size, rec_size;
 	const char *raw;
 
 	memset(s, 0, sizeof(*s));
@@ -268,8 +265,6 @@ static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 	}
 	if (sample_type & PERF_SAMPLE_TIME)
 		s->time = *p++;
-	if ((sample_type & PERF_SAMPLE_ADDR) && *p++)
-		return failf("sample addr %#llx", (unsigned long long)p[-1]);
 	if ((sample_type & PERF_SAMPLE_ID) && *p++ != s->id)
 		return failf("sample id %" PRIu64 ", identifier %" PRIu64,
 			     p[-1], s->id);
@@ -300,16 +295,6 @@ static bool parse_sample(const uint64_t *p, size_t words, struct sample *s)
 		return failf("record of %u args, size %u, in %u bytes",
 			     s->rec.nargs, s->rec.size, raw_size);
 	memcpy(s->args, raw + sizeof(s->rec), s->rec.nargs * 8);
-	/*
-	 * The samples of these types, with a callchain or without, are
-	 * written in place by the kernel (perf_inplace_sample_begin()),
-	 * which zeroes the padding after the record; perf's general path
-	 * leaves what the ring buffer held.
-	 */
-	for (i = rec_size; i < raw_size; i++)
-		if (raw[i])
-			return failf("padding byte %u of the record is %#x",
-				     i, (unsigned char)raw[i]);
 	/* The raw data ends 8-byte aligned, counting its u32 size. */
 	p = (const uint64_t *)(raw + raw_size);
 	if (p >= end)
@@ -522,9 +507,8 @@ static bool check_read_exit(const struct sample *s, int i, uint64_t vfs_read,
 			     " after the sample time %" PRIu64, i,
 			     (uint64_t)r->entry_time, (uint64_t)r->duration,
 			     s->time);
-	/* Written straight: the sample time is the record's exit time. */
-	if (!(sample_type & PERF_SAMPLE_CALLCHAIN) &&
-	    r->entry_time + r->duration != s->time)
+	/* The sample time is the record's exit time. */
+	if (r->entry_time + r->duration != s->time)
 		return failf("record %d: entry %" PRIu64 " + duration %" PRIu64
 			     " is not the sample time %" PRIu64, i,
 			     (uint64_t)r->entry_time, (uint64_t)r->duration,
@@ -583,109 +567,6 @@ static bool test_exit_records(uint64_t vfs_read)
 				     i, i - 1);
 	}
 	return true;
-}
-
-/*
- * The callchain the kernel writes with the sample in place (SAMPLE_TYPE;
- * of an exit record, unwound from the caller of the function on x86 with
- * ORC) is the one perf's general path writes (SAMPLE_TYPE and
- * PERF_SAMPLE_ADDR, which perf_inplace_sample_begin_regs() does not
- * write), entry for entry, for each call: two events on vfs_read, each
- * with its own ring buffer.
- */
-static bool test_callchain_paths(uint64_t vfs_read)
-{
-	struct sample *a = samples, *b = samples + 2 * NR_READS;
-	struct perf_event_attr attr;
-	uint64_t count, lost, rlost;
-	struct ring ra, rb;
-	int fda, fdb = -1, zfd, n = -1, nb = -1, i;
-	bool ok = false;
-
-	init_attr(&attr, FILTER_ARGS, "vfs_read", 1);
-	fda = perf_event_open(&attr, 0, -1);
-	attr.sample_type |= PERF_SAMPLE_ADDR;
-	if (fda >= 0)
-		fdb = perf_event_open(&attr, 0, -1);
-	if (fda < 0 || fdb < 0) {
-		failf("perf_event_open: %s", strerror(errno));
-		goto out_close;
-	}
-	if (ring_map(&ra, fda)) {
-		failf("mmap: %s", strerror(errno));
-		goto out_close;
-	}
-	if (ring_map(&rb, fdb)) {
-		failf("mmap: %s", strerror(errno));
-		goto out_unmap_a;
-	}
-	zfd = open("/dev/zero", O_RDONLY);
-	if (zfd < 0) {
-		failf("/dev/zero: %s", strerror(errno));
-		goto out;
-	}
-	ioctl(fda, PERF_EVENT_IOC_ENABLE, 0);
-	ioctl(fdb, PERF_EVENT_IOC_ENABLE, 0);
-	i = do_reads(zfd);
-	ioctl(fdb, PERF_EVENT_IOC_DISABLE, 0);
-	ioctl(fda, PERF_EVENT_IOC_DISABLE, 0);
-	close(zfd);
-	if (i) {
-		failf("reading /dev/zero failed");
-		goto out;
-	}
-	n = ring_read(&ra, a, 2 * NR_READS, &rlost);
-	if (n < 0 || rlost || read_count(fda, &count, &lost) || lost) {
-		failf("event A: %d records, lost", n);
-		goto out;
-	}
-	sample_type |= PERF_SAMPLE_ADDR;
-	nb = ring_read(&rb, b, 2 * NR_READS, &rlost);
-	sample_type &= ~(uint64_t)PERF_SAMPLE_ADDR;
-	if (nb < 0 || rlost || read_count(fdb, &count, &lost) || lost) {
-		failf("event B: %d records, lost", nb);
-		goto out;
-	}
-	if (n != NR_READS || nb != NR_READS) {
-		failf("%d and %d records of %d reads", n, nb, NR_READS);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (!check_read_exit(&a[i], i, vfs_read, FILTER_ARGS) ||
-		    !check_read_exit(&b[i], i, vfs_read, FILTER_ARGS))
-			goto out;
-		if (a[i].rec.entry_time != b[i].rec.entry_time) {
-			failf("record %d: entry times %llu and %llu", i,
-			      (unsigned long long)a[i].rec.entry_time,
-			      (unsigned long long)b[i].rec.entry_time);
-			goto out;
-		}
-		if (a[i].nr_ips != b[i].nr_ips ||
-		    memcmp(a[i].ips, b[i].ips, a[i].nr_ips * 8)) {
-			uint64_t j, ca = a[i].nr_ips, cb = b[i].nr_ips;
-
-			for (j = 0; j < ca || j < cb; j++)
-				printf("# record %d frame %llu: %#llx %#llx\n", i,
-				       (unsigned long long)j,
-				       (unsigned long long)(j < ca ? a[i].ips[j] : 0),
-				       (unsigned long long)(j < cb ? b[i].ips[j] : 0));
-			failf("record %d: callchains of %llu and %llu entries differ",
-			      i, (unsigned long long)a[i].nr_ips,
-			      (unsigned long long)b[i].nr_ips);
-			goto out;
-		}
-	}
-	ok = true;
-out:
-	ring_unmap(&rb);
-out_unmap_a:
-	ring_unmap(&ra);
-out_close:
-	if (fdb >= 0)
-		close(fdb);
-	if (fda >= 0)
-		close(fda);
-	return ok;
 }
 
 /*
@@ -792,11 +673,9 @@ out_close:
 
 /*
  * A ring of two pages, read after each call: the samples go around it many
- * times, so some are split across the end of a page (written with copies
- * by the kernel) and the others are written in place over older ones.
- * parse_sample() checks that the padding after each record is zero, which
- * the ring's older contents are not. With wakeup_events = 1, poll() wakes
- * up for each record, whatever the watermark (half the ring).
+ * times, so some are split across the end of a page and the others are
+ * written over older ones. With wakeup_events = 1, poll() wakes up for
+ * each record, whatever the watermark (half the ring).
  */
 static bool test_small_ring(uint64_t vfs_read)
 {
@@ -896,7 +775,7 @@ static int ring_tally(struct ring *r, uint64_t *nr_samples, uint64_t *lost,
 static int write_file(const char *path, const char *val);
 
 /*
- * The samples written straight into the ring buffer are throttled as a
+ * The samples are throttled as a
  * hardware PMU's interrupts are: with perf_event_max_sample_rate at 1, an
  * event takes one sample per tick; the calls after it until the next tick
  * are dropped, with a PERF_RECORD_THROTTLE, and counted in the lost
@@ -2288,16 +2167,15 @@ int main(int argc, char **argv)
 	report("exit-records-vfs_read", test_exit_records(vfs_read));
 	report("period-3", test_period(vfs_read));
 	sample_type = SIMPLE_SAMPLE_TYPE;
-	report("exit-records-written-straight", test_exit_records(vfs_read));
-	report("period-3-written-straight", test_period(vfs_read));
-	report("small-ring-written-straight", test_small_ring(vfs_read));
-	report("own-writes-untraced-written-straight", test_own_writes(vfs_read));
-	report("throttle-written-straight", test_throttle());
-	report("all-functions-with-opener-written-straight",
+	report("exit-records-no-callchain", test_exit_records(vfs_read));
+	report("period-3-no-callchain", test_period(vfs_read));
+	report("small-ring-no-callchain", test_small_ring(vfs_read));
+	report("own-writes-untraced-no-callchain", test_own_writes(vfs_read));
+	report("throttle-no-callchain", test_throttle());
+	report("all-functions-with-opener-no-callchain",
 	       test_all_functions());
 	sample_type = SAMPLE_TYPE;
 	report("small-ring-callchain", test_small_ring(vfs_read));
-	report("callchain-in-place-vs-general", test_callchain_paths(vfs_read));
 	report("glob-vfs_*", test_glob(vfs_read));
 	report("glob-vs-function-tracer",
 	       test_glob_vs_function_tracer(vfs_read));
