@@ -594,6 +594,8 @@ static noinline void fprobe_pmu_sample_event(struct perf_event *event,
 
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0) {
+		/* Lost as a record; the count goes on, as when throttled */
+		local64_add(nr, &event->count);
 		atomic64_inc(&(event->parent ?: event)->lost_samples);
 		return;
 	}

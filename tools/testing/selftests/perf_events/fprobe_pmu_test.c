@@ -775,12 +775,12 @@ static int ring_tally(struct ring *r, uint64_t *nr_samples, uint64_t *lost,
 static int write_file(const char *path, const char *val);
 
 /*
- * The samples are throttled as a
- * hardware PMU's interrupts are: with perf_event_max_sample_rate at 1, an
- * event takes one sample per tick; the calls after it until the next tick
- * are dropped, with a PERF_RECORD_THROTTLE, and counted in the lost
- * samples, while the count goes on. NR_THROTTLED_READS reads of a few
- * microseconds each make many calls in one tick.
+ * The samples are throttled as a hardware PMU's interrupts are: with
+ * perf_event_max_sample_rate at 1, an event takes one sample per tick;
+ * the calls after it until the next tick are dropped, with a
+ * PERF_RECORD_THROTTLE, and counted in the lost samples, while the
+ * count goes on. NR_THROTTLED_READS reads of a few microseconds each make
+ * many calls in one tick.
  */
 static bool test_throttle(void)
 {
