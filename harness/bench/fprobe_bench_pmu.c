@@ -3,12 +3,13 @@
  * fprobe_bench_pmu: the fprobe PMU's one-record-per-call path under
  * fprobe_bench (harness/bench/fprobe_bench.c), for make bench.
  *
- *   fprobe_bench_pmu [--count|--callchain] MS [CALLS]
+ *   fprobe_bench_pmu [--count|--callchain|--period N] MS [CALLS]
  *
  * Opens one fprobe PMU event on fprobe_bench_target for this task (one
  * record per completed call, one argument, IP|TID|TIME|CPU|RAW, with
  * --callchain also the kernel callchain, as perf fprobe records) with a
- * 64 MiB ring buffer, runs the "external" case of fprobe_bench for MS
+ * 64 MiB ring buffer (with --period N, a sample every N records rather than
+ * every record), runs the "external" case of fprobe_bench for MS
  * milliseconds (or CALLS calls, see fprobe_bench.c), reads the ring buffer, and prints the module's result line
  * followed by "records=N lost=N": the samples read, and the records the full
  * buffer lost (PERF_FORMAT_LOST; with nobody reading during the run, perf
@@ -89,6 +90,7 @@ int main(int argc, char **argv)
 	unsigned long long ncalls = 0;
 	int fd, run, type, ms;
 	int counting = 0, callchain = 0;
+	unsigned long long period = 1;
 	char *end;
 	ssize_t n;
 
@@ -104,6 +106,12 @@ int main(int argc, char **argv)
 		callchain = 1;
 		argv++;
 		argc--;
+	} else if (argc > 2 && !strcmp(argv[1], "--period")) {
+		period = strtoull(argv[2], &end, 10);
+		if (*end || !*argv[2] || !period)
+			argc = 0;
+		argv += 2;
+		argc -= 2;
 	}
 	if (argc == 3) {
 		ncalls = strtoull(argv[2], &end, 10);
@@ -111,7 +119,7 @@ int main(int argc, char **argv)
 			argc = 0;
 	}
 	if (argc < 2 || argc > 3 || (ms = atoi(argv[1])) <= 0) {
-		fprintf(stderr, "usage: fprobe_bench_pmu [--count|--callchain] MS [CALLS]\n");
+		fprintf(stderr, "usage: fprobe_bench_pmu [--count|--callchain|--period N] MS [CALLS]\n");
 		return 2;
 	}
 	type = pmu_type();
@@ -125,7 +133,7 @@ int main(int argc, char **argv)
 	attr.config = 1;	/* one argument */
 	attr.config1 = (uint64_t)(uintptr_t)filter;
 	if (!counting) {
-		attr.sample_period = 1;
+		attr.sample_period = period;
 		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				   PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
 	}

@@ -119,6 +119,16 @@ for r in $(seq "$reps"); do
 		*) die "case pmu-callchain lost records: $out" ;;
 		esac
 		percall pmu-callchain "$out"
+		# A sample every 100 records: the count of each record, and
+		# the sample of one in 100
+		out=$("$pmu" --period 100 "$ms" "$calls") ||
+			die "fprobe_bench_pmu --period 100 failed"
+		short "$out" && die "case pmu-period reached ${ms} ms before $calls calls: $out"
+		case "$out" in
+		*" lost=0"*) ;;
+		*) die "case pmu-period lost records: $out" ;;
+		esac
+		percall pmu-period "$out"
 		out=$("$pmu" --count "$ms" "$calls") ||
 			die "fprobe_bench_pmu --count failed"
 		short "$out" && die "case pmu-count reached ${ms} ms before $calls calls: $out"

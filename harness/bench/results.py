@@ -31,6 +31,7 @@ PERCALL = [
     ("fprobe-event-exit", "fprobe event + %return"),
     ("pmu", "fprobe PMU, a record per call"),
     ("pmu-callchain", "fprobe PMU, a record + kernel callchain"),
+    ("pmu-period", "fprobe PMU, a sample per 100 records"),
     ("pmu-count", "fprobe PMU, counting"),
 ]
 SCALE = ["1", "1000", "10000", "all"]
@@ -209,6 +210,9 @@ def check_counts(r, kernel):
     if case in ("pmu", "pmu-callchain") and int(r["records"]) + int(r["lost"]) != calls:
         errors.append(f"{kernel} {case} rep {r['rep']}: {r['records']} records "
                       f"and {r['lost']} lost for {calls} calls")
+    if case == "pmu-period" and (int(r["records"]) != calls // 100 or int(r["lost"])):
+        errors.append(f"{kernel} pmu-period rep {r['rep']}: {r['records']} samples "
+                      f"and {r['lost']} lost for {calls} calls")
     if case == "pmu-count" and (int(r["count"]) != calls or int(r["lost"])):
         errors.append(f"{kernel} pmu-count rep {r['rep']}: count {r['count']} "
                       f"and {r['lost']} lost for {calls} calls")
@@ -235,7 +239,7 @@ def percall_wall(rows, res):
                 s = spread([rate(r) for r in sel])
                 s["ns_per_call"] = spread([int(r["ns"]) / int(r["calls"]) for r in sel])
                 s["missed"] = sum(int(r.get("missed", 0)) for r in sel)
-                if case in ("pmu", "pmu-callchain"):
+                if case in ("pmu", "pmu-callchain", "pmu-period"):
                     s["records"] = sum(int(r["records"]) for r in sel)
                     s["lost"] = sum(int(r["lost"]) for r in sel)
                 res["percall"][case][k] = s
@@ -340,7 +344,7 @@ def percall_icount(rows, res):
                  "added_per_call": mean_spread(add) if add else None,
                  "calls": int(sel[0]["calls"]),
                  "missed": sum(int(r.get("missed", 0)) for r in sel)}
-            if case in ("pmu", "pmu-callchain"):
+            if case in ("pmu", "pmu-callchain", "pmu-period"):
                 s["records"] = sum(int(r["records"]) for r in sel)
                 s["lost"] = sum(int(r["lost"]) for r in sel)
             res["percall"][case][k] = s
