@@ -33,6 +33,16 @@
 #                 ftracetest, the PMU's test and fuzzer
 #   make check-ppc64le  that build's KUnit suites booted there
 #   make check-cross  all of the cross targets above, in order
+#   make cross-arm64, cross-riscv, cross-s390, cross-powerpc  one of them
+#   make cross-base-arm64, cross-base-riscv  the base built so, for bench-ARCH
+#   make initramfs-arm64, initramfs-riscv64  the root file system of that guest
+#
+# Steps the targets above run, and housekeeping:
+#   make all      kernel, perf and initramfs: the default goal
+#   make initramfs  the x86_64 guest's root file system, with perf
+#   make kernel-base-tree, bpf-selftests-debug, fprobe-pmu-tests-arm64,
+#   make fprobe-pmu-tests-riscv64  steps of kernel-base, check-debug, check-ARCH
+#   make clean    the builds, not the extracted base; make distclean: all of build/
 
 SHELL		:= /bin/bash
 TOP		:= $(CURDIR)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make help prints the Makefile's opening comment whole, and names only
 # targets that exist: every 'make TARGET' it lists is a rule of the
-# Makefile, and every target a user runs (the ones the README and
-# docs/HACKING.md name) is in it.
+# Makefile, and every .PHONY target and every target a user runs (the ones
+# the README and docs/HACKING.md name) is in it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -18,10 +18,25 @@ grep -qF -- "$last" <<<"$help" || fail "make help stops before its last line: $l
 names=$(grep -oE 'make [a-z0-9-]+(, [a-z0-9-]+)*' <<<"$help" |
 	sed 's/^make //; s/, /\n/g' | sort -u)
 [ -n "$names" ] || fail "make help names no target"
+# The Makefile's targets, its pattern lists expanded, from make's database
+# (-q exits non-zero: the ':' target is never up to date)
+targets=$({ make -s -C "$TOP" -pRrq -f Makefile : 2>/dev/null || :; } |
+	awk -F: '/^[a-z][a-z0-9-]*:([^=]|$)/ { print $1 }' | sort -u)
+[ -n "$targets" ] || fail "make's database lists no target"
 for t in $names; do
-	grep -qE "^$t:" "$TOP/Makefile" || fail "make help names '$t', which is no target"
+	grep -qxF -- "$t" <<<"$targets" || fail "make help names '$t', which is no target"
 done
 echo "ok: make help names $(wc -w <<<"$names") targets, each a rule"
+
+# Every .PHONY target of the Makefile is in the help: none falls behind
+phony=$(awk '/^\.PHONY:/ { p = 1; sub(/^\.PHONY:/, "") }
+	p { c = sub(/\\$/, ""); print; p = c }' "$TOP/Makefile" |
+	tr -s ' \t' '\n\n' | grep . | sort -u)
+[ -n "$phony" ] || fail "the Makefile has no .PHONY target"
+for t in $phony; do
+	grep -qxF -- "$t" <<<"$names" || fail ".PHONY target '$t' is not in make help"
+done
+echo "ok: the $(wc -w <<<"$phony") .PHONY targets are all in make help"
 
 # Every 'make TARGET' of the README and HACKING.md is in the help
 for t in $(grep -ohE '\bmake [a-z][a-z0-9-]+' "$TOP/README.md" "$TOP/docs/HACKING.md" |
