@@ -42,10 +42,11 @@
  * At entry, the entry handler saves the entry time, the depth and the
  * arguments as the fprobe entry data (on the task's function graph shadow
  * stack); at return, the exit handler makes one record of the completed
- * call from them. Each record is a sample written by perf
- * (perf_event_trace_record()), its registers from ftrace_fill_perf_regs(),
- * so PERF_SAMPLE_CALLCHAIN unwinds the stack of the probed call, with the
- * function address as their instruction pointer.
+ * call from them. Each record is counted and sampled by perf
+ * (perf_event_trace_count(), perf_event_trace_sample()), with the registers
+ * of the probed function (fprobe_pmu_fill_regs()), so PERF_SAMPLE_CALLCHAIN
+ * unwinds the stack of the probed call, with the function address as their
+ * instruction pointer.
  */
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
@@ -120,8 +121,9 @@ struct fprobe_pmu_fetch {
  * @nr_scope: The number of functions of the scope ('@' globs of the filter),
  *	0 for none: then every call is seen.
  * @scope_ips: Their ftrace locations, sorted.
- * @scope_ops: The function graph ops on them that count, per task, the
- *	calls of the scope the task is in (its task variable).
+ * @scope_gen: fprobe_pmu_scope_gen when the scope was added: the calls of
+ *	the scope that began before do not count.
+ * @scope_list: On fprobe_pmu_scoped, with a scope.
  * @selective: @opener or @nr_scope is set: some calls are left out.
  * @entry: Emit entry records.
  * @exit: Emit exit records (@fp has an exit handler).
@@ -144,7 +146,8 @@ struct fprobe_pmu_probe {
 	struct fprobe_pmu_fetch		fetch[FPROBE_PMU_MAX_FETCH];
 	unsigned int			nr_scope;
 	unsigned long			*scope_ips;
-	struct fgraph_ops		scope_ops;
+	u32				scope_gen;
+	struct list_head		scope_list;
 	bool				selective;
 	bool				entry;
 	bool				exit;
@@ -174,13 +177,36 @@ module_param(max_funcs, uint, 0644);
 MODULE_PARM_DESC(max_funcs, "The most functions one fprobe PMU event may attach to");
 
 /*
- * The most probes with a scope at once: each takes one of the function
- * graph tracer's 16 ops, which its other users need too
+ * Scopes. One function graph ops, registered while a probe has a scope, on
+ * the functions of every scope: a call of one pushes a frame whose data
+ * (struct fprobe_pmu_scope_frame) links to the task's previous such frame,
+ * from the task variable of the ops. A probe looks for a call of its own
+ * scope along that chain. So the PMU takes one of the function graph
+ * tracer's 16 ops however many scopes there are.
  */
-static unsigned int max_scopes = 4;
-module_param(max_scopes, uint, 0644);
-MODULE_PARM_DESC(max_scopes, "The most fprobe PMU probes with a scope at once");
-static atomic_t fprobe_pmu_nr_scopes;
+struct fprobe_pmu_scope_frame {
+	struct fprobe_pmu_scope_frame	*prev;
+	unsigned long			func;
+	u32				gen;
+};
+
+static int fprobe_pmu_scope_entry(struct ftrace_graph_ent *trace,
+				  struct fgraph_ops *gops,
+				  struct ftrace_regs *fregs);
+static void fprobe_pmu_scope_return(struct ftrace_graph_ret *trace,
+				    struct fgraph_ops *gops,
+				    struct ftrace_regs *fregs);
+
+static struct fgraph_ops fprobe_pmu_scope_ops;
+/* The probes with a scope, under fprobe_pmu_scope_mutex */
+static LIST_HEAD(fprobe_pmu_scoped);
+static DEFINE_MUTEX(fprobe_pmu_scope_mutex);
+/*
+ * Bumped when a scope is added and when the ops is registered, under the
+ * mutex: a frame carries the value it had when it was pushed.
+ */
+static u32 fprobe_pmu_scope_gen;
+static bool fprobe_pmu_scope_registered;
 
 /*
  * The fprobe entry data: what the exit record needs from the entry, saved
@@ -404,32 +430,61 @@ static __always_inline bool fprobe_pmu_excluded(struct fprobe_pmu_probe *probe)
 	       READ_ONCE(current->signal->pids[PIDTYPE_TGID]) == probe->opener;
 }
 
-/*
- * Whether the call of @ip is out of the scope of @probe, which has one:
- * made in an interrupt, or by a task in no call of the scope, and not a
- * call of the scope itself (whose own count may not be up yet: the
- * function graph ops run in no set order).
- */
-static noinline bool fprobe_pmu_scope_miss(struct fprobe_pmu_probe *probe,
-					   unsigned long ip)
+/* Whether @ip is a function of the scope of @probe */
+static bool fprobe_pmu_scope_has(struct fprobe_pmu_probe *probe,
+				 unsigned long ip)
 {
 	unsigned int lo = 0, hi = probe->nr_scope;
 
-	if (!in_task() || !current->ret_stack)
-		return true;
-	if (*fgraph_get_task_var(&probe->scope_ops))
-		return false;
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
 		if (probe->scope_ips[mid] == ip)
-			return false;
+			return true;
 		if (probe->scope_ips[mid] < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return true;
+	return false;
+}
+
+NOKPROBE_SYMBOL(fprobe_pmu_scope_has);
+
+/*
+ * Whether the call of @ip is out of the scope of @probe, which has one:
+ * made in an interrupt, or by a task in no call of the scope that began
+ * since the scope was added, and not a call of the scope itself (whose
+ * own frame may not be pushed yet: the ftrace callbacks run in no set
+ * order).
+ */
+static noinline bool fprobe_pmu_scope_miss(struct fprobe_pmu_probe *probe,
+					   unsigned long ip)
+{
+	struct fprobe_pmu_scope_frame *frame;
+	unsigned long low, high;
+
+	if (!in_task() || !current->ret_stack)
+		return true;
+	/*
+	 * The frames are in the task's shadow stack, each below the one
+	 * pushed after it: a link that is not is a bug, where the walk stops.
+	 */
+	low = (unsigned long)current->ret_stack;
+	high = (unsigned long)(current->ret_stack + current->curr_ret_stack);
+	frame = (void *)*fgraph_get_task_var(&fprobe_pmu_scope_ops);
+	while (frame) {
+		if (WARN_ON_ONCE((unsigned long)frame < low ||
+				 (unsigned long)(frame + 1) > high))
+			break;
+		/* Wrapping u32 generations: "pushed since the scope came" */
+		if ((s32)(frame->gen - probe->scope_gen) >= 0 &&
+		    fprobe_pmu_scope_has(probe, frame->func))
+			return false;
+		high = (unsigned long)frame;
+		frame = frame->prev;
+	}
+	return !fprobe_pmu_scope_has(probe, ip);
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_scope_miss);
@@ -453,40 +508,46 @@ static __always_inline bool fprobe_pmu_left_out(struct fprobe_pmu_probe *probe,
 }
 
 /*
- * A call of the scope begins: the task is in one more. Its frame carries
- * the generation of the probe, so that only the returns of the calls
- * counted here are counted back: a frame another user pushed with the same
- * index, before this one had it, returns through these ops too.
+ * A call of a function of a scope begins, in task context: its frame goes
+ * on the task's chain. The calls made in interrupts are never in a scope.
  */
 static int fprobe_pmu_scope_entry(struct ftrace_graph_ent *trace,
 				  struct fgraph_ops *gops,
 				  struct ftrace_regs *fregs)
 {
-	struct fprobe_pmu_probe *probe = container_of(gops, struct fprobe_pmu_probe,
-						      scope_ops);
-	u32 *gen = fgraph_reserve_data(gops->idx, sizeof(*gen));
+	unsigned long *chain = fgraph_get_task_var(gops);
+	struct fprobe_pmu_scope_frame *frame;
 
-	if (!gen)
+	if (!in_task())
 		return 0;
-	*gen = probe->gen;
-	(*fgraph_get_task_var(gops))++;
+	frame = fgraph_reserve_data(gops->idx, sizeof(*frame));
+	if (!frame)
+		return 0;
+	frame->prev = (void *)*chain;
+	frame->func = trace->func;
+	frame->gen = READ_ONCE(fprobe_pmu_scope_gen);
+	*chain = (unsigned long)frame;
 	return 1;
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_scope_entry);
 
+/*
+ * It returns: off the chain. A frame pushed while the ops was registered
+ * before, or by another user with the same index, is not on it: the task
+ * variable was cleared when the ops was registered again.
+ */
 static void fprobe_pmu_scope_return(struct ftrace_graph_ret *trace,
 				    struct fgraph_ops *gops,
 				    struct ftrace_regs *fregs)
 {
-	struct fprobe_pmu_probe *probe = container_of(gops, struct fprobe_pmu_probe,
-						      scope_ops);
-	u32 *gen;
+	unsigned long *chain = fgraph_get_task_var(gops);
+	struct fprobe_pmu_scope_frame *frame;
 	int size;
 
-	gen = fgraph_retrieve_data(gops->idx, &size);
-	if (gen && size >= sizeof(*gen) && *gen == probe->gen)
-		(*fgraph_get_task_var(gops))--;
+	frame = fgraph_retrieve_data(gops->idx, &size);
+	if (frame && size >= sizeof(*frame) && *chain == (unsigned long)frame)
+		*chain = (unsigned long)frame->prev;
 }
 
 NOKPROBE_SYMBOL(fprobe_pmu_scope_return);
@@ -505,34 +566,36 @@ static void fprobe_pmu_missed(struct fprobe *fp, unsigned long entry_ip)
 NOKPROBE_SYMBOL(fprobe_pmu_missed);
 
 #ifndef arch_fprobe_perf_regs
-/* Where perf unwinds the registers of ftrace_fill_perf_regs() as they are */
-static __always_inline void arch_fprobe_perf_regs(struct pt_regs *regs,
-						  struct ftrace_regs *fregs,
-						  bool at_return)
+/* The registers of a perf sample of an fprobe event */
+static __always_inline struct pt_regs *
+arch_fprobe_perf_regs(struct ftrace_regs *fregs, struct pt_regs *buf,
+		      bool at_return)
 {
+	return ftrace_fill_perf_regs(fregs, buf);
 }
 #endif
 
 /*
- * The sample registers: those of ftrace_fill_perf_regs(), made the
- * registers of the probed function at its first instruction, so that the
- * sample ip is the function and the kernel callchain starts with it, then
- * its caller (with what the architecture's unwinder needs for that:
- * arch_fprobe_perf_regs()).
+ * The sample registers: those of the probed function at its first
+ * instruction, as far as perf reads them, so that the sample ip is the
+ * function and the kernel callchain starts with it, then its caller. They
+ * are those of ftrace_fill_perf_regs() unless the architecture's unwinder
+ * needs others for that (arch_fprobe_perf_regs() in asm/fprobe.h).
  */
 static struct pt_regs *fprobe_pmu_fill_regs(struct pt_regs *buf,
 					    struct ftrace_regs *fregs,
 					    const struct fprobe_pmu_record *rec)
 {
-	struct pt_regs *regs = ftrace_fill_perf_regs(fregs, buf);
+	struct pt_regs *regs;
 
+	regs = arch_fprobe_perf_regs(fregs, buf,
+				     rec->type == FPROBE_PMU_REC_EXIT);
 	/* Where ftrace_regs are full registers: not those to change. */
 	if (regs != buf) {
 		*buf = *regs;
 		regs = buf;
 	}
 	instruction_pointer_set(regs, rec->func);
-	arch_fprobe_perf_regs(regs, fregs, rec->type == FPROBE_PMU_REC_EXIT);
 	return regs;
 }
 
@@ -559,11 +622,13 @@ static bool fprobe_pmu_wanted(struct fprobe_pmu_probe *probe,
 NOKPROBE_SYMBOL(fprobe_pmu_wanted);
 
 /*
- * Sample @rec, with its arguments at @args, to @event through perf's sample
- * path (perf_event_trace_record()), from the sample registers. Those take a
- * perf recursion context, as the buffer of a tracepoint event does: a
- * record that finds it taken (delivered from another perf event's record
- * made in the same context) is lost for the event.
+ * Count @rec in @event and, if perf_event_trace_count() says it is to be
+ * sampled, sample it, with its arguments at @args, through perf's sample
+ * path (perf_event_trace_sample()). The sample registers take a perf
+ * recursion context, as the buffer of a tracepoint event does: a record
+ * that finds it taken (delivered from another perf event's record made in
+ * the same context) is lost for the event. Called with interrupts
+ * disabled.
  */
 static noinline void fprobe_pmu_sample_event(struct perf_event *event,
 					     const struct fprobe_pmu_record *rec,
@@ -592,10 +657,11 @@ static noinline void fprobe_pmu_sample_event(struct perf_event *event,
 	struct pt_regs *regs;
 	int rctx;
 
+	if (!perf_event_trace_count(event, nr))
+		return;
 	rctx = perf_swevent_get_recursion_context();
 	if (rctx < 0) {
-		/* Lost as a record; the count goes on, as when throttled */
-		local64_add(nr, &event->count);
+		/* Lost as a record, counted: as when throttled */
 		atomic64_inc(&(event->parent ?: event)->lost_samples);
 		return;
 	}
@@ -612,7 +678,7 @@ static noinline void fprobe_pmu_sample_event(struct perf_event *event,
 		data.weight.full = period;
 	data.sample_flags |= PERF_SAMPLE_WEIGHT_TYPE;
 	perf_sample_save_raw_data(&data, event, &raw);
-	perf_event_trace_record(event, nr, &data, regs);
+	perf_event_trace_sample(event, &data, regs);
 	perf_swevent_put_recursion_context(rctx);
 }
 
@@ -1339,10 +1405,75 @@ static int fprobe_pmu_cmp_ip(const void *a, const void *b)
 }
 
 /*
- * Count the calls of the functions of @scope (globs) on each task: the
- * function graph ops of @probe on them, registered. -ENOENT if the globs
- * select no function, -E2BIG past max_funcs, -ENOSPC if no function graph
- * ops is left (there are 16).
+ * Set the functions of fprobe_pmu_scope_ops to those of every scope, and
+ * register it, or unregister it when there is none. Under
+ * fprobe_pmu_scope_mutex.
+ */
+static int fprobe_pmu_scope_update(void)
+{
+	struct fprobe_pmu_probe *probe;
+	unsigned long *ips;
+	unsigned int n = 0, i, j;
+	int ret;
+
+	lockdep_assert_held(&fprobe_pmu_scope_mutex);
+	list_for_each_entry(probe, &fprobe_pmu_scoped, scope_list)
+		n += probe->nr_scope;
+	if (!n) {
+		if (!fprobe_pmu_scope_registered)
+			return 0;
+		unregister_ftrace_graph(&fprobe_pmu_scope_ops);
+		/*
+		 * The function graph tracer does not wait for the callbacks
+		 * of a user it unregisters: an entry may still run on another
+		 * CPU, and a return in a preemptible task. Wait for both
+		 * before the ops is set up again.
+		 */
+		synchronize_rcu_tasks_rude();
+		synchronize_rcu_tasks();
+		ftrace_free_filter(&fprobe_pmu_scope_ops.ops);
+		fprobe_pmu_scope_registered = false;
+		return 0;
+	}
+
+	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	n = 0;
+	list_for_each_entry(probe, &fprobe_pmu_scoped, scope_list) {
+		memcpy(ips + n, probe->scope_ips, probe->nr_scope * sizeof(*ips));
+		n += probe->nr_scope;
+	}
+	sort(ips, n, sizeof(*ips), fprobe_pmu_cmp_ip, NULL);
+	for (i = j = 0; i < n; i++)
+		if (!j || ips[i] != ips[j - 1])
+			ips[j++] = ips[i];
+
+	if (!fprobe_pmu_scope_registered) {
+		fprobe_pmu_scope_ops = (struct fgraph_ops) {
+			.entryfunc	= fprobe_pmu_scope_entry,
+			.retfunc	= fprobe_pmu_scope_return,
+		};
+	}
+	ret = ftrace_set_filter_ips(&fprobe_pmu_scope_ops.ops, ips, j, 0, 1);
+	if (!ret && !fprobe_pmu_scope_registered) {
+		/* The task variables are cleared: a new chain on each task */
+		WRITE_ONCE(fprobe_pmu_scope_gen, fprobe_pmu_scope_gen + 1);
+		ret = register_ftrace_graph(&fprobe_pmu_scope_ops);
+		if (ret)
+			ftrace_free_filter(&fprobe_pmu_scope_ops.ops);
+		else
+			fprobe_pmu_scope_registered = true;
+	}
+	kvfree(ips);
+	return ret;
+}
+
+/*
+ * Add the scope of @probe, the functions of @scope (globs), to those of
+ * fprobe_pmu_scope_ops: -ENOENT if the globs select no function, -E2BIG
+ * past max_funcs, -ENOSPC if no function graph ops is left for the first
+ * scope (there are 16).
  */
 static int fprobe_pmu_register_scope(struct fprobe_pmu_probe *probe,
 				     const char *scope, unsigned int max)
@@ -1350,59 +1481,58 @@ static int fprobe_pmu_register_scope(struct fprobe_pmu_probe *probe,
 	unsigned long *addrs;
 	int n, ret;
 
-	if (atomic_inc_return(&fprobe_pmu_nr_scopes) > READ_ONCE(max_scopes)) {
-		atomic_dec(&fprobe_pmu_nr_scopes);
-		return -ENOSPC;
-	}
 	n = fprobe_ips_from_filter(scope, NULL, max ?: 1, 0, &addrs);
-	if (n <= 0) {
-		atomic_dec(&fprobe_pmu_nr_scopes);
+	if (n <= 0)
 		return n ?: -ENOENT;
-	}
 	if (n > max) {
 		kvfree(addrs);
-		atomic_dec(&fprobe_pmu_nr_scopes);
 		return -E2BIG;
 	}
 	probe->scope_ips = kmemdup_array(addrs, n, sizeof(*addrs),
 					 GFP_KERNEL_ACCOUNT);
 	kvfree(addrs);
-	if (!probe->scope_ips) {
-		atomic_dec(&fprobe_pmu_nr_scopes);
+	if (!probe->scope_ips)
 		return -ENOMEM;
-	}
 	sort(probe->scope_ips, n, sizeof(*addrs), fprobe_pmu_cmp_ip, NULL);
-	probe->scope_ops.entryfunc = fprobe_pmu_scope_entry;
-	probe->scope_ops.retfunc = fprobe_pmu_scope_return;
-	ret = ftrace_set_filter_ips(&probe->scope_ops.ops, probe->scope_ips,
-				    n, 0, 0);
-	if (!ret)
-		ret = register_ftrace_graph(&probe->scope_ops);
+	probe->nr_scope = n;
+
+	mutex_lock(&fprobe_pmu_scope_mutex);
+	/* The calls that begin from now on count, not those in progress */
+	WRITE_ONCE(fprobe_pmu_scope_gen, fprobe_pmu_scope_gen + 1);
+	probe->scope_gen = fprobe_pmu_scope_gen;
+	list_add(&probe->scope_list, &fprobe_pmu_scoped);
+	ret = fprobe_pmu_scope_update();
 	if (ret) {
-		ftrace_free_filter(&probe->scope_ops.ops);
+		list_del(&probe->scope_list);
+		/* Back to the others' functions: fails only as the add did */
+		fprobe_pmu_scope_update();
+	}
+	mutex_unlock(&fprobe_pmu_scope_mutex);
+	if (ret) {
 		kfree(probe->scope_ips);
 		probe->scope_ips = NULL;
-		atomic_dec(&fprobe_pmu_nr_scopes);
-		return ret;
+		probe->nr_scope = 0;
 	}
-	probe->nr_scope = n;
-	return 0;
+	return ret;
 }
 
+/*
+ * Take the scope of @probe out of fprobe_pmu_scope_ops. Its fprobe is
+ * unregistered: nothing looks at the scope any more.
+ */
 static void fprobe_pmu_unregister_scope(struct fprobe_pmu_probe *probe)
 {
 	if (!probe->scope_ips)
 		return;
-	unregister_ftrace_graph(&probe->scope_ops);
+	mutex_lock(&fprobe_pmu_scope_mutex);
+	list_del(&probe->scope_list);
 	/*
-	 * The function graph tracer does not wait for the callbacks of a
-	 * user it unregisters: an entry may still run on another CPU, and a
-	 * return in a preemptible task. Wait for both before the ops go.
+	 * A failure leaves the ops on more functions than the scopes have:
+	 * their calls push frames no probe looks for.
 	 */
-	synchronize_rcu_tasks_rude();
-	synchronize_rcu_tasks();
-	ftrace_free_filter(&probe->scope_ops.ops);
-	atomic_dec(&fprobe_pmu_nr_scopes);
+	if (fprobe_pmu_scope_update())
+		pr_warn_once("the functions of a scope could not be removed\n");
+	mutex_unlock(&fprobe_pmu_scope_mutex);
 }
 
 /* Unregister the fprobe of @probe, then its scope */

@@ -482,6 +482,59 @@ static void fprobe_pmu_test_scope(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -ENOENT);
 }
 
+static int scope_test_entry(struct ftrace_graph_ent *trace,
+			    struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	return 0;
+}
+
+/*
+ * Scopes share one function graph ops: more probes with a scope than the
+ * function graph tracer has ops (16) are open at once, each sees its own
+ * scope only, and another function graph user can still register. The
+ * probes are entry-only (the exit ones of one function share a shadow
+ * stack frame of FPROBE_RESERVE_MAX_WORDS words, which twenty do not fit).
+ */
+static void fprobe_pmu_test_scopes_shared(struct kunit *test)
+{
+	enum { NR = 20 };
+	const u64 entry_only = FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT;
+	struct fgraph_ops gops = { .entryfunc = scope_test_entry };
+	struct perf_event *events[NR], *other;
+	char filter[128];
+	int i;
+
+	/* Distinct filter strings, distinct probes: trailing separators */
+	for (i = 0; i < NR; i++) {
+		snprintf(filter, sizeof(filter),
+			 "fprobe_pmu_kunit_inner @fprobe_pmu_kunit_outer%*s", i, "");
+		events[i] = open_event(test, entry_only, filter, NULL, 0);
+	}
+	/* A scope that never calls inner() */
+	other = open_event(test, entry_only,
+			   "fprobe_pmu_kunit_inner @fprobe_pmu_kunit_add", NULL, 0);
+
+	KUNIT_EXPECT_EQ(test, register_ftrace_graph(&gops), 0);
+	unregister_ftrace_graph(&gops);
+
+	KUNIT_EXPECT_EQ(test, inner_ptr(5), 10);	/* out of every scope */
+	KUNIT_EXPECT_EQ(test, add_ptr(1, 2), 3);	/* other's scope, no inner() */
+	KUNIT_EXPECT_EQ(test, outer_ptr(6), 13);	/* inner(6) in 20 scopes */
+	KUNIT_EXPECT_EQ(test, outer_ptr(7), 15);
+
+	KUNIT_EXPECT_EQ(test, close_event(other), 0);
+	for (i = 0; i < NR; i++)
+		KUNIT_EXPECT_EQ(test, close_event(events[i]), 2);
+
+	/* The last scope gone, a new one starts from no frame */
+	events[0] = open_event(test, entry_only,
+			       "fprobe_pmu_kunit_inner @fprobe_pmu_kunit_outer",
+			       NULL, 0);
+	KUNIT_EXPECT_EQ(test, inner_ptr(1), 2);
+	KUNIT_EXPECT_EQ(test, outer_ptr(1), 3);
+	KUNIT_EXPECT_EQ(test, close_event(events[0]), 1);
+}
+
 /* Whether @addr is in the function @func, after its first instruction */
 static bool in_function(u64 addr, void *func)
 {
@@ -1602,6 +1655,7 @@ static struct kunit_case fprobe_pmu_test_cases[] = {
 	KUNIT_CASE(fprobe_pmu_test_fetch_caps),
 	KUNIT_CASE_SLOW(fprobe_pmu_test_fetch_race),
 	KUNIT_CASE(fprobe_pmu_test_scope),
+	KUNIT_CASE_SLOW(fprobe_pmu_test_scopes_shared),
 	KUNIT_CASE(fprobe_pmu_test_noexit),
 	KUNIT_CASE(fprobe_pmu_test_period),
 	KUNIT_CASE(fprobe_pmu_test_shared_lost),

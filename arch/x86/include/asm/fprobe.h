@@ -19,28 +19,30 @@
 #endif
 
 /*
- * The fprobe PMU's sample registers at the first instruction of the probed
- * function (@at_return: at its return). perf unwinds registers with flags
- * 0 (as ftrace_fill_perf_regs() and perf_arch_fetch_caller_regs() make
- * them) from its own stack, skipping the frames up to and including the
- * one at their sp: the frame of the caller of the probed function would be
- * lost.
- * Registers marked as full ones are unwound from their ip, sp and bp
- * instead: at the function's first instruction, sp points to the return
- * address. At exit, that slot is the one below the sp that
- * return_to_handler saved; it still holds the return_to_handler address,
- * which the unwinder maps back to the real return address through the
- * shadow stack entry of the call, not yet popped while the exit handlers
- * run.
+ * The fprobe PMU's sample registers. perf unwinds those of
+ * ftrace_fill_perf_regs() from its own stack, from the frame above their sp:
+ * at the first instruction of a function, the frame of its caller, which
+ * leaves the function out of the callchain. Those of ftrace_partial_regs(),
+ * as BPF kprobe_multi programs have them, are unwound from their ip and sp
+ * instead. At return, their sp is the caller's, after the ret: the
+ * function's own is the slot below, where return_to_handler has written
+ * its address back, which the unwinder maps to the return address through
+ * the shadow stack entry of the call (not yet popped while the exit
+ * handlers run). Only the registers perf reads are taken: ftrace_regs do
+ * not save the others, nor the rest of the flags word.
  */
-static __always_inline void arch_fprobe_perf_regs(struct pt_regs *regs,
-						  struct ftrace_regs *fregs,
-						  bool at_return)
+static __always_inline struct pt_regs *
+arch_fprobe_perf_regs(struct ftrace_regs *fregs, struct pt_regs *buf,
+		      bool at_return)
 {
-	if (at_return)
-		regs->sp -= sizeof(long);
-	regs->bp = ftrace_regs_get_frame_pointer(fregs);
-	regs->flags |= X86_EFLAGS_FIXED;
+	struct pt_regs *regs = ftrace_partial_regs(fregs, buf);
+
+	buf->ip = regs->ip;
+	buf->sp = regs->sp - (at_return ? sizeof(long) : 0);
+	buf->bp = regs->bp;
+	buf->cs = regs->cs;
+	buf->flags = regs->flags & X86_EFLAGS_FIXED;
+	return buf;
 }
 
 #define arch_fprobe_perf_regs arch_fprobe_perf_regs

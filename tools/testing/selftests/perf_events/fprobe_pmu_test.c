@@ -1215,6 +1215,78 @@ static void tracer_off(void)
 }
 
 /*
+ * Scopes share one function graph ops: more events with a scope than the
+ * function graph tracer has ops (16) are open at once, the function_graph
+ * tracer starts beside them, and each event counts the reads of its task
+ * made in the read syscall, its scope.
+ */
+static bool test_scopes_function_graph(void)
+{
+	enum { NR = 20 };
+	static char filters[NR][64];
+	struct perf_event_attr attr;
+	uint64_t count, lost;
+	int fds[NR], i, n, zfd;
+	bool ok = false;
+
+	if (access(TRACEFS "current_tracer", W_OK)) {
+		printf("SKIP scopes-with-function-graph: no " TRACEFS "\n");
+		return true;
+	}
+	for (i = 0; i < NR; i++)
+		fds[i] = -1;
+	/* Distinct filter strings, distinct probes: trailing white space */
+	for (i = 0; i < NR; i++) {
+		snprintf(filters[i], sizeof(filters[i]), "vfs_read @*sys_read%*s",
+			 i, "");
+		/* Entry-only: twenty exit probes of vfs_read overflow its frame */
+		init_attr(&attr, FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT,
+			  filters[i], 0);
+		fds[i] = perf_event_open(&attr, 0, -1);
+		if (fds[i] < 0) {
+			failf("perf_event_open of scope %d: %s", i, strerror(errno));
+			goto out;
+		}
+	}
+	tracer_off();
+	if (tracefs_write(TRACEFS "set_ftrace_filter", "vfs_read") ||
+	    tracefs_write(TRACEFS "current_tracer", "function_graph")) {
+		failf("function_graph beside %d scopes: %s", NR, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < NR; i++)
+		ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	zfd = open("/dev/zero", O_RDONLY);
+	n = do_reads(zfd);
+	close(zfd);
+	/* Off before their counts are read: that read is a vfs_read() too */
+	for (i = 0; i < NR; i++)
+		ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	if (n) {
+		failf("reading /dev/zero failed");
+		goto out;
+	}
+	for (i = 0; i < NR; i++) {
+		if (read_count(fds[i], &count, &lost)) {
+			failf("read of event %d: %s", i, strerror(errno));
+			goto out;
+		}
+		if (count != NR_READS || lost) {
+			failf("scope %d: count %" PRIu64 ", lost %" PRIu64
+			      ", %d reads", i, count, lost, NR_READS);
+			goto out;
+		}
+	}
+	ok = true;
+out:
+	tracer_off();
+	for (i = 0; i < NR; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return ok;
+}
+
+/*
  * Count the calls per function in the function tracer's buffer; -1 if
  * the buffer lost entries or cannot be read.
  */
@@ -2186,6 +2258,7 @@ int main(int argc, char **argv)
 	report("cpu-event", test_cpu_event());
 	report("module", test_module());
 	report("exclude-opener", test_exclude_opener());
+	report("scopes-with-function-graph", test_scopes_function_graph());
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		printf("SKIP migration: one CPU\n");
 	else
