@@ -468,14 +468,17 @@ static noinline bool fprobe_pmu_scope_miss(struct fprobe_pmu_probe *probe,
 		return true;
 	/*
 	 * The frames are in the task's shadow stack, each below the one
-	 * pushed after it: a link that is not is a bug, where the walk stops.
+	 * pushed after it. A link that is not is no frame of the chain: a
+	 * value a task kept from an earlier registration of the ops, which
+	 * the clearing of the task variables missed (a task exiting then),
+	 * where the walk stops.
 	 */
 	low = (unsigned long)current->ret_stack;
 	high = (unsigned long)(current->ret_stack + current->curr_ret_stack);
 	frame = (void *)*fgraph_get_task_var(&fprobe_pmu_scope_ops);
 	while (frame) {
-		if (WARN_ON_ONCE((unsigned long)frame < low ||
-				 (unsigned long)(frame + 1) > high))
+		if ((unsigned long)frame < low ||
+		    (unsigned long)(frame + 1) > high)
 			break;
 		/* Wrapping u32 generations: "pushed since the scope came" */
 		if ((s32)(frame->gen - probe->scope_gen) >= 0 &&

@@ -502,6 +502,7 @@ static void fprobe_pmu_test_scopes_shared(struct kunit *test)
 	struct fgraph_ops gops = { .entryfunc = scope_test_entry };
 	struct perf_event *events[NR], *other;
 	char filter[128];
+	unsigned long ip;
 	int i;
 
 	/* Distinct filter strings, distinct probes: trailing separators */
@@ -514,8 +515,11 @@ static void fprobe_pmu_test_scopes_shared(struct kunit *test)
 	other = open_event(test, entry_only,
 			   "fprobe_pmu_kunit_inner @fprobe_pmu_kunit_add", NULL, 0);
 
+	ip = entry_of(fprobe_pmu_kunit_add);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&gops.ops, &ip, 1, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, register_ftrace_graph(&gops), 0);
 	unregister_ftrace_graph(&gops);
+	ftrace_free_filter(&gops.ops);
 
 	KUNIT_EXPECT_EQ(test, inner_ptr(5), 10);	/* out of every scope */
 	KUNIT_EXPECT_EQ(test, add_ptr(1, 2), 3);	/* other's scope, no inner() */
@@ -546,14 +550,13 @@ static bool in_function(u64 addr, void *func)
 }
 
 /*
- * The sample registers (ftrace_fill_perf_regs(), then fprobe_pmu_fill_regs())
- * on every architecture, at the entry and at the exit of a call: kernel mode,
- * the ip of the probed function, and a kernel callchain which starts there
- * and goes on up the stack of the call to this test. The direct caller is
- * in it on x86 only: the arm64 and riscv unwinders start from the frame
- * pointer, which is still the caller's in the first instruction of a
- * function, and do not read the return address register, as for a kprobe
- * there.
+ * The sample registers (fprobe_pmu_fill_regs()) on every architecture, at
+ * the entry and at the exit of a call: kernel mode, the ip of the probed
+ * function, and a kernel callchain which starts there and goes on up the
+ * stack of the call to this test. The direct caller is in it with x86's
+ * ORC unwinder only: the others start from the frame pointer, which is
+ * still the caller's in the first instruction of a function, and do not
+ * read the return address register, as for a kprobe there.
  */
 static void fprobe_pmu_test_sample_regs(struct kunit *test)
 {
@@ -577,7 +580,7 @@ static void fprobe_pmu_test_sample_regs(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c->ip, entry_of(fprobe_pmu_kunit_inner));
 		KUNIT_ASSERT_GE(test, c->nr_chain, 2);
 		KUNIT_EXPECT_EQ(test, c->chain[0], entry_of(fprobe_pmu_kunit_inner));
-		if (IS_ENABLED(CONFIG_X86))
+		if (IS_ENABLED(CONFIG_UNWINDER_ORC))
 			KUNIT_EXPECT_TRUE(test, in_function(c->chain[1],
 							    fprobe_pmu_kunit_outer));
 		found = 0;
