@@ -488,6 +488,17 @@ static int scope_test_entry(struct ftrace_graph_ent *trace,
 	return 0;
 }
 
+/* A frame another user left at the index this one takes returns here */
+static void scope_test_return(struct ftrace_graph_ret *trace,
+			      struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+}
+
+static struct fgraph_ops scope_test_gops = {
+	.entryfunc	= scope_test_entry,
+	.retfunc	= scope_test_return,
+};
+
 /*
  * Scopes share one function graph ops: more probes with a scope than the
  * function graph tracer has ops (16) are open at once, each sees its own
@@ -499,7 +510,6 @@ static void fprobe_pmu_test_scopes_shared(struct kunit *test)
 {
 	enum { NR = 20 };
 	const u64 entry_only = FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT;
-	struct fgraph_ops gops = { .entryfunc = scope_test_entry };
 	struct perf_event *events[NR], *other;
 	char filter[128];
 	unsigned long ip;
@@ -516,10 +526,13 @@ static void fprobe_pmu_test_scopes_shared(struct kunit *test)
 			   "fprobe_pmu_kunit_inner @fprobe_pmu_kunit_add", NULL, 0);
 
 	ip = entry_of(fprobe_pmu_kunit_add);
-	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&gops.ops, &ip, 1, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, register_ftrace_graph(&gops), 0);
-	unregister_ftrace_graph(&gops);
-	ftrace_free_filter(&gops.ops);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&scope_test_gops.ops, &ip,
+						    1, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, register_ftrace_graph(&scope_test_gops), 0);
+	unregister_ftrace_graph(&scope_test_gops);
+	/* Its callbacks may still run on another CPU: wait before the filter goes */
+	synchronize_rcu_tasks_rude();
+	ftrace_free_filter(&scope_test_gops.ops);
 
 	KUNIT_EXPECT_EQ(test, inner_ptr(5), 10);	/* out of every scope */
 	KUNIT_EXPECT_EQ(test, add_ptr(1, 2), 3);	/* other's scope, no inner() */
