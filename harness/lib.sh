@@ -73,3 +73,11 @@ cross_make() {
 		KBUILD_BUILD_USER=fprobe KBUILD_BUILD_HOST=harness \
 		-j"$(($(nproc) + 1))" "$@"
 }
+
+# make_targets: the Makefile's targets, one per line, its pattern lists
+# expanded, from make's own database (-q exits non-zero: the ':' target is
+# never up to date)
+make_targets() {
+	{ make -s -C "$TOP" -pRrq -f Makefile : 2>/dev/null || :; } |
+		awk -F: '/^[a-z][a-z0-9-]*:([^=]|$)/ { print $1 }' | sort -u
+}

@@ -44,8 +44,7 @@ done <<<"$names"
 echo "ok: the $nf functions, $nfile files and $nconst constants ARCHITECTURE.md names exist"
 
 # make targets, from make's own database
-targets=$({ make -s -C "$TOP" -pRrq -f Makefile : 2>/dev/null || :; } |
-	awk -F: '/^[a-z][a-z0-9-]*:([^=]|$)/ { print $1 }' | sort -u)
+targets=$(make_targets)
 nt=0
 for t in $(grep -oE '`make [a-z][a-z0-9-]*' "$doc" | sed 's/^`make //' | sort -u); do
 	grep -qxF -- "$t" <<<"$targets" || fail "ARCHITECTURE.md names make $t, which is no target"

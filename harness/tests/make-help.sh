@@ -18,10 +18,7 @@ grep -qF -- "$last" <<<"$help" || fail "make help stops before its last line: $l
 names=$(grep -oE 'make [a-z0-9-]+(, [a-z0-9-]+)*' <<<"$help" |
 	sed 's/^make //; s/, /\n/g' | sort -u)
 [ -n "$names" ] || fail "make help names no target"
-# The Makefile's targets, its pattern lists expanded, from make's database
-# (-q exits non-zero: the ':' target is never up to date)
-targets=$({ make -s -C "$TOP" -pRrq -f Makefile : 2>/dev/null || :; } |
-	awk -F: '/^[a-z][a-z0-9-]*:([^=]|$)/ { print $1 }' | sort -u)
+targets=$(make_targets)
 [ -n "$targets" ] || fail "make's database lists no target"
 for t in $names; do
 	grep -qxF -- "$t" <<<"$targets" || fail "make help names '$t', which is no target"
