@@ -75,25 +75,9 @@
 #include <linux/uaccess.h>
 
 #include <asm/fprobe.h>
-#include <asm/tlb.h>
 
 #include "trace.h"
-
-/*
- * A fetch argument of an entry record, parsed by fprobe_pmu_parse_fetch():
- * the value at @arg, loaded from memory at each offset of @offs but the
- * last (innermost first), then read at the last one: @size bytes, or a
- * string for @size 0. With @depth 0, the argument itself. Bit d of @user
- * is set where the read at @offs[d] is of the current task's user memory
- * ('+u', or 'ustring' for the string), else it is of kernel memory.
- */
-struct fprobe_pmu_fetch {
-	u8		arg;
-	u8		depth;
-	u8		size;
-	u8		user;
-	s32		offs[FPROBE_PMU_FETCH_DEPTH];
-};
+#include "trace_probe.h"
 
 /**
  * struct fprobe_pmu_probe - the fprobe of the events of one config and filter
@@ -116,8 +100,9 @@ struct fprobe_pmu_fetch {
  *	(FPROBE_PMU_CONFIG_ERRORS, config3): without any, no exit record is
  *	checked against one.
  * @nargs: The number of arguments to capture at entry.
- * @nfetch: The number of fetch arguments of the entry records.
- * @fetch: The fetch arguments, from the filter.
+ * @fetch: The fetch arguments of the entry records, from the filter,
+ *	parsed and read by trace_probe's code as an fprobe event's; NULL
+ *	for none.
  * @nr_scope: The number of functions of the scope ('@' globs of the filter),
  *	0 for none: then every call is seen.
  * @scope_ips: Their ftrace locations, sorted.
@@ -142,8 +127,7 @@ struct fprobe_pmu_probe {
 	atomic_t			nr_sampling;
 	atomic_t			nr_filtered;
 	unsigned int			nargs;
-	unsigned int			nfetch;
-	struct fprobe_pmu_fetch		fetch[FPROBE_PMU_MAX_FETCH];
+	struct trace_probe		*fetch;
 	unsigned int			nr_scope;
 	unsigned long			*scope_ips;
 	u32				scope_gen;
@@ -235,9 +219,8 @@ static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing_ctx);
 
-/* The fetch area of an entry record: a u64 per value, then the strings */
-#define FPROBE_PMU_FETCH_AREA_MAX	\
-	(FPROBE_PMU_MAX_FETCH * (sizeof(u64) + FPROBE_PMU_STRING_MAX))
+/* The fetch area of an entry record: the fields, then the strings */
+#define FPROBE_PMU_FETCH_AREA_MAX	FPROBE_PMU_FETCH_SIZE_MAX
 
 /*
  * Per CPU and interrupt context level, the fetch area of the entry record
@@ -817,158 +800,57 @@ static __always_inline u32 fprobe_pmu_depth(struct fprobe_pmu_probe *probe)
 	return current->curr_ret_depth + !probe->exit;
 }
 
-/*
- * Whether the user memory of the current task can be read here: it has
- * some, and it is the one the CPU's page tables map (not so in an NMI
- * that came while they are switched)
- */
-static __always_inline bool fprobe_pmu_user_ok(void)
+/* The bytes of the field of @arg: its type's, times its elements */
+static __always_inline u32 fprobe_pmu_field_size(const struct probe_arg *arg)
 {
-	return current->mm && nmi_uaccess_okay();
-}
-
-/*
- * Whether a kernel read of @addr is refused: an address of the user's half
- * where user and kernel addresses do not overlap. copy_from_kernel_nofault()
- * refuses it on x86, and the CPU does on arm64 with PAN, not everywhere:
- * refused here, a kernel read of a user address fails on every such
- * architecture alike. A user pointer may carry a tag in its top bits
- * (arm64's top-byte-ignore): the address is the one without it.
- */
-static __always_inline bool fprobe_pmu_user_addr(unsigned long addr)
-{
-	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
-	       untagged_addr(addr) < TASK_SIZE_MAX;
-}
-
-/*
- * Read @size bytes at @addr into @dst without faulting: the current task's
- * user memory if @user, else kernel memory only. 0, or a negative error
- * (-EFAULT, -ERANGE).
- */
-static __always_inline long fprobe_pmu_read_mem(void *dst, unsigned long addr,
-						size_t size, bool user)
-{
-	if (user) {
-		if (!fprobe_pmu_user_ok())
-			return -EFAULT;
-		return copy_from_user_nofault(dst, (void __user *)addr, size);
-	}
-	if (fprobe_pmu_user_addr(addr))
-		return -EFAULT;
-	return copy_from_kernel_nofault(dst, (void *)addr, size);
-}
-
-/*
- * Copy the string at @addr to @dst, of FPROBE_PMU_STRING_MAX bytes, from
- * the memory fprobe_pmu_read_mem() reads for @user: its length with the
- * NUL, *@cut set if it was longer; or a negative error
- */
-static long fprobe_pmu_read_string(char *dst, unsigned long addr, bool user,
-				   bool *cut)
-{
-	long len;
-	char c;
-
-	if (user) {
-		if (!fprobe_pmu_user_ok())
-			return -EFAULT;
-		len = strncpy_from_user_nofault(dst, (void __user *)addr,
-						FPROBE_PMU_STRING_MAX);
-		/* The user one does not count the NUL of an empty string */
-		if (!len)
-			len = 1;
-	} else {
-		if (fprobe_pmu_user_addr(addr))
-			return -EFAULT;
-		len = strncpy_from_kernel_nofault(dst, (void *)addr,
-						  FPROBE_PMU_STRING_MAX);
-	}
-	/* Of the longest length: cut, unless its last byte is the NUL */
-	*cut = len == FPROBE_PMU_STRING_MAX &&
-	       (fprobe_pmu_read_mem(&c, addr + FPROBE_PMU_STRING_MAX - 1, 1,
-				    user) || c);
-	return len;
+	return arg->type->size * (arg->count ?: 1);
 }
 
 /*
  * Read the fetch arguments of @probe at the entry of a call into the fetch
- * area @area (see include/uapi/linux/fprobe_pmu.h), their fault and cut
- * bits into *@flags. Return: the bytes of the area.
+ * area @area (see include/uapi/linux/fprobe_pmu.h) with trace_probe's
+ * code, as an fprobe event reads them into its fields, and their fault and
+ * cut bits into *@flags. Return: the bytes of the area.
  */
 static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
-				     struct ftrace_regs *fregs, u64 *area,
+				     struct ftrace_regs *fregs, void *area,
 				     u32 *flags)
 {
-	u32 pos = probe->nfetch * sizeof(u64), end;
-	unsigned int i, d;
+	struct trace_probe *tp = probe->fetch;
+	u32 pos = tp->size, room, end;
+	unsigned int i;
+	int ret;
 
 	*flags = 0;
-	for (i = 0; i < probe->nfetch; i++) {
-		const struct fprobe_pmu_fetch *f = &probe->fetch[i];
-		unsigned long v = ftrace_regs_get_argument(fregs, f->arg);
-		unsigned long addr;
-		bool cut, user;
-		long len;
-		union {
-			u8 b;
-			u16 h;
-			u32 w;
-			u64 q;
-		} val;
+	for (i = 0; i < tp->nr_args; i++) {
+		struct probe_arg *arg = &tp->args[i];
+		void *dest = area + arg->offset;
 
-		area[i] = 0;
-		if (!f->depth) {
-			/* A register: only its low bytes for a smaller type */
-			area[i] = f->size == 8 ? v : v & GENMASK_ULL(8 * f->size - 1, 0);
+		if (arg->dynamic) {
+			/* The room of its strings: a data_loc from the area */
+			room = min_t(u32, FPROBE_PMU_FETCH_AREA_MAX - pos,
+				     FPROBE_PMU_STRING_MAX);
+			*(u32 *)dest = make_data_loc(room, pos);
+		}
+		ret = trace_fprobe_fetch_arg(arg, fregs, dest, area);
+		if (ret < 0) {
+			*flags |= FPROBE_PMU_FETCH_FAULT(i);
+			/* What could not be read is 0, an empty string */
+			if (arg->dynamic)
+				*(u32 *)dest = make_data_loc(0, pos);
+			else
+				memset(dest, 0, fprobe_pmu_field_size(arg));
 			continue;
 		}
-		for (d = 0; d + 1 < f->depth; d++) {
-			if (fprobe_pmu_read_mem(&v, v + f->offs[d], sizeof(v),
-						f->user & BIT(d)))
-				goto fault;
-		}
-		addr = v + f->offs[d];
-		user = f->user & BIT(d);
-		if (!f->size) {
-			len = fprobe_pmu_read_string((char *)area + pos, addr,
-						     user, &cut);
-			if (len <= 0)
-				goto fault;
-			if (cut)
-				*flags |= FPROBE_PMU_FETCH_CUT(i);
-			area[i] = pos | (u64)len << 32;
-			pos += len;
+		if (!arg->dynamic)
 			continue;
-		}
-		if (fprobe_pmu_read_mem(&val, addr, f->size, user))
-			goto fault;
-		switch (f->size) {
-		case 1:
-			area[i] = val.b;
-			break;
-		case 2:
-			area[i] = val.h;
-			break;
-		case 4:
-			area[i] = val.w;
-			break;
-		default:
-			area[i] = val.q;
-			break;
-		}
-		continue;
-fault:
-		*flags |= FPROBE_PMU_FETCH_FAULT(i);
-		/* A string that could not be read is "" */
-		if (!f->size) {
-			*((char *)area + pos) = '\0';
-			area[i] = pos | 1ULL << 32;
-			pos++;
-		}
+		/* A string as long as its room may have been cut */
+		if (ret == room)
+			*flags |= FPROBE_PMU_FETCH_CUT(i);
+		pos += ret;
 	}
 	end = ALIGN(pos, sizeof(u64));
-	memset((char *)area + pos, 0, end - pos);
+	memset(area + pos, 0, end - pos);
 	return end;
 }
 
@@ -983,10 +865,10 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 {
 	struct fprobe_pmu_record rec;
 	unsigned int writing = 0;
-	u64 *area = NULL;
+	void *area = NULL;
 	u32 fetch_size = 0, flags = 0;
 
-	if (probe->nfetch) {
+	if (probe->fetch) {
 		/*
 		 * The reads call traceable functions: no record of them here.
 		 * The CPU stays marked as writing in this context until the
@@ -1001,18 +883,15 @@ static noinline void fprobe_pmu_entry_record(struct fprobe_pmu_probe *probe,
 	}
 	fprobe_pmu_init_record(&rec, FPROBE_PMU_REC_ENTRY, probe->nargs,
 			       fprobe_pmu_depth(probe), entry_ip, ret_ip);
-	if (fetch_size) {
-		rec.size += fetch_size;
-		rec.version = FPROBE_PMU_RECORD_VERSION_FETCH;
-		rec.fetch_flags = flags;
-	}
+	rec.size += fetch_size;
+	rec.fetch_flags = flags;
 	rec.entry_time = now;
 	rec.duration = 0;
 	rec.retval = 0;
 	/* Entry records count calls only when there is no exit. */
 	fprobe_pmu_deliver(probe, &rec, args, area, fetch_size, fregs,
 			   !probe->exit, now);
-	if (probe->nfetch)
+	if (probe->fetch)
 		__this_cpu_write(fprobe_pmu_writing_ctx, writing);
 }
 
@@ -1235,117 +1114,41 @@ static char *fprobe_pmu_copy_filter(u64 uaddr)
 	return buf;
 }
 
-/* Parse the fetch argument @arg into @f: 0, or -EINVAL */
-static int fprobe_pmu_parse_fetch_arg(const char *arg,
-				      struct fprobe_pmu_fetch *f)
-{
-	s32 outer[FPROBE_PMU_FETCH_DEPTH];
-	unsigned int depth = 0, i, size;
-	const char *p = arg;
-	u8 user = 0;
-
-	/* [+|-][u]OFFS( around $argN, outermost first */
-	while (*p == '+' || *p == '-') {
-		bool neg = *p++ == '-';
-		s64 off = 0;
-
-		if (depth == FPROBE_PMU_FETCH_DEPTH)
-			return -EINVAL;
-		/* 'u': a read of user memory, as in probe events */
-		if (*p == 'u') {
-			user |= BIT(depth);
-			p++;
-		}
-		if (!isdigit(*p))
-			return -EINVAL;
-		while (isdigit(*p)) {
-			off = off * 10 + (*p++ - '0');
-			if (off > S32_MAX)
-				return -EINVAL;
-		}
-		if (*p++ != '(')
-			return -EINVAL;
-		outer[depth++] = neg ? -off : off;
-	}
-	if (strncmp(p, "$arg", 4) || p[4] < '1' ||
-	    p[4] > '0' + FPROBE_PMU_MAX_ARGS)
-		return -EINVAL;
-	f->arg = p[4] - '1';
-	p += 5;
-	for (i = 0; i < depth; i++) {
-		if (*p++ != ')')
-			return -EINVAL;
-	}
-	if (*p++ != ':')
-		return -EINVAL;
-	if (!strcmp(p, "string") || !strcmp(p, "ustring")) {
-		/* The address of a string: a memory reference */
-		if (!depth)
-			return -EINVAL;
-		/* A user string: its read (the outermost) is of user memory */
-		if (*p == 'u')
-			user |= BIT(0);
-		size = 0;
-	} else if (*p == 'u' || *p == 's' || *p == 'x') {
-		if (!strcmp(p + 1, "8"))
-			size = 1;
-		else if (!strcmp(p + 1, "16"))
-			size = 2;
-		else if (!strcmp(p + 1, "32"))
-			size = 4;
-		else if (!strcmp(p + 1, "64"))
-			size = 8;
-		else
-			return -EINVAL;
-	} else {
-		return -EINVAL;
-	}
-	f->depth = depth;
-	f->size = size;
-	f->user = 0;
-	for (i = 0; i < depth; i++) {
-		f->offs[i] = outer[depth - 1 - i];
-		if (user & BIT(depth - 1 - i))
-			f->user |= BIT(i);
-	}
-	return 0;
-}
-
 /*
- * Parse the fetch arguments after the ';' of @filter, if it has one, into
- * @fetch, their number into *@nfetch: 0, or -EINVAL for a malformed one,
- * more than FPROBE_PMU_MAX_FETCH or none after the ';'
+ * Parse the fetch arguments after the ';' of @filter, if it has one, with
+ * trace_probe's parser, as an fprobe event's on a function entry (errors in
+ * the tracefs error_log). Return: NULL for none, or the arguments; or an
+ * ERR_PTR(): -EINVAL for a malformed one, none after the ';', no glob
+ * before it, or more than FPROBE_PMU_MAX_FETCH; -E2BIG for fields over
+ * FPROBE_PMU_FETCH_SIZE_MAX bytes; -ENOENT for a symbol not found;
+ * -ENOMEM.
  */
-static int fprobe_pmu_parse_fetch(const char *filter,
-				  struct fprobe_pmu_fetch *fetch,
-				  unsigned int *nfetch)
+static struct trace_probe *fprobe_pmu_parse_fetch(const char *filter)
 {
 	const char *p = strchr(filter, ';');
-	/* 4 offsets of 11 characters and their parentheses, and the rest */
-	char arg[96];
-	size_t len;
-	int ret;
+	struct trace_probe *tp;
+	char **argv;
+	int argc;
 
-	*nfetch = 0;
 	if (!p)
-		return 0;
+		return NULL;
 	/* Globs before them */
 	if (filter + strspn(filter, ", \t\n") == p)
-		return -EINVAL;
-	for (p++; ; p += len) {
-		p = skip_spaces(p);
-		if (!*p)
-			break;
-		len = strcspn(p, " \t\n");
-		if (len >= sizeof(arg) || *nfetch == FPROBE_PMU_MAX_FETCH)
-			return -EINVAL;
-		memcpy(arg, p, len);
-		arg[len] = '\0';
-		ret = fprobe_pmu_parse_fetch_arg(arg, &fetch[(*nfetch)++]);
-		if (ret)
-			return ret;
+		return ERR_PTR(-EINVAL);
+	argv = argv_split(GFP_KERNEL, p + 1, &argc);
+	if (!argv)
+		return ERR_PTR(-ENOMEM);
+	if (!argc || argc > FPROBE_PMU_MAX_FETCH)
+		tp = ERR_PTR(-EINVAL);
+	else
+		tp = trace_fprobe_parse_entry_args("fprobe_pmu", argc,
+						   (const char **)argv);
+	argv_free(argv);
+	if (!IS_ERR(tp) && tp->size > FPROBE_PMU_FETCH_AREA_MAX) {
+		trace_fprobe_free_args(tp);
+		tp = ERR_PTR(-E2BIG);
 	}
-	return *nfetch ? 0 : -EINVAL;
+	return tp;
 }
 
 /*
@@ -1591,6 +1394,7 @@ static void fprobe_pmu_free_probe(struct fprobe_pmu_probe *probe)
 	put_pid(probe->opener);
 	free_percpu(probe->active);
 	kfree(probe->scope_ips);
+	trace_fprobe_free_args(probe->fetch);
 	kfree(probe->notfilter);
 	kfree(probe->filter);
 	kfree(probe);
@@ -1700,7 +1504,7 @@ static struct fprobe_pmu_probe *fprobe_pmu_find_probe(u64 config,
  */
 static struct fprobe_pmu_probe *
 fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter,
-		     const struct fprobe_pmu_fetch *fetch, unsigned int nfetch)
+		     struct trace_probe *fetch)
 {
 	struct fprobe_pmu_probe *probe, *other;
 	struct pid *opener = NULL;
@@ -1717,12 +1521,13 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	if (probe) {
 		refcount_inc(&probe->ref);
 		mutex_unlock(&fprobe_pmu_mutex);
+		trace_fprobe_free_args(fetch);
 		kfree(notfilter);
 		kfree(filter);
 		return probe;
 	}
 	/* The buffers of the fetch arguments, before a handler can use them */
-	if (nfetch && !fprobe_pmu_fetch_bufs) {
+	if (fetch && !fprobe_pmu_fetch_bufs) {
 		fprobe_pmu_fetch_bufs = alloc_percpu(struct fprobe_pmu_fetch_bufs);
 		if (!fprobe_pmu_fetch_bufs) {
 			mutex_unlock(&fprobe_pmu_mutex);
@@ -1745,9 +1550,11 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	probe->mod_gen = mod_gen;
 	probe->filter = filter;
 	probe->notfilter = notfilter;
+	probe->fetch = fetch;
 	probe->opener = get_pid(opener);
 	filter = NULL;
 	notfilter = NULL;
+	fetch = NULL;
 	ret = -ENOMEM;
 	probe->active = alloc_percpu_gfp(struct hlist_head, GFP_KERNEL_ACCOUNT);
 	if (!probe->active)
@@ -1756,8 +1563,6 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 	/* The filters are the events' own: not the probe's */
 	probe->config = attr->config & ~FPROBE_PMU_CONFIG_FILTERS;
 	probe->nargs = attr->config & FPROBE_PMU_CONFIG_NARGS_MASK;
-	probe->nfetch = nfetch;
-	memcpy(probe->fetch, fetch, nfetch * sizeof(*fetch));
 	probe->entry = attr->config & FPROBE_PMU_CONFIG_ENTRY;
 	probe->exit = !(attr->config & FPROBE_PMU_CONFIG_NOEXIT);
 	probe->fp.entry_handler = fprobe_pmu_entry;
@@ -1790,20 +1595,38 @@ fprobe_pmu_get_probe(struct perf_event_attr *attr, char *filter, char *notfilter
 out_free_probe:
 	fprobe_pmu_free_probe(probe);
 out_free_filters:
+	trace_fprobe_free_args(fetch);
 	kfree(notfilter);
 	kfree(filter);
 	return ERR_PTR(ret);
 }
 
-/* Whether one of the @nfetch fetch arguments at @fetch reads memory */
-static bool fprobe_pmu_reads_memory(const struct fprobe_pmu_fetch *fetch,
-				    unsigned int nfetch)
+/*
+ * Whether a fetch argument of @tp reads memory: anything but a register
+ * (an argument, the stack pointer), an immediate, and $comm.
+ */
+static bool fprobe_pmu_reads_memory(const struct trace_probe *tp)
 {
+	const struct fetch_insn *code;
 	unsigned int i;
 
-	for (i = 0; i < nfetch; i++) {
-		if (fetch[i].depth)
-			return true;
+	for (i = 0; i < tp->nr_args; i++) {
+		code = tp->args[i].code;
+		/* $comm and an immediate string: the string is no probed memory */
+		if (code->op == FETCH_OP_COMM || code->op == FETCH_OP_DATA)
+			continue;
+		for (; code->op != FETCH_OP_END; code++) {
+			switch (code->op) {
+			case FETCH_OP_ARG:
+			case FETCH_OP_STACKP:
+			case FETCH_OP_IMM:
+			case FETCH_OP_ST_RAW:
+			case FETCH_OP_MOD_BF:
+				break;
+			default:
+				return true;
+			}
+		}
 	}
 	return false;
 }
@@ -1821,11 +1644,10 @@ static bool fprobe_pmu_memory_capable(void)
 
 static int fprobe_pmu_event_init(struct perf_event *event)
 {
-	struct fprobe_pmu_fetch fetch[FPROBE_PMU_MAX_FETCH];
 	struct perf_event_attr *attr = &event->attr;
 	char *filter, *notfilter = NULL;
 	struct fprobe_pmu_probe *probe;
-	unsigned int nfetch;
+	struct trace_probe *fetch;
 	int ret;
 
 	if (attr->type != fprobe_pmu.type)
@@ -1864,31 +1686,30 @@ static int fprobe_pmu_event_init(struct perf_event *event)
 	if (IS_ERR(filter))
 		return PTR_ERR(filter);
 	/* Fetch arguments are read for the entry records */
-	ret = fprobe_pmu_parse_fetch(filter, fetch, &nfetch);
-	if (!ret && nfetch && !(attr->config & FPROBE_PMU_CONFIG_ENTRY))
+	fetch = fprobe_pmu_parse_fetch(filter);
+	ret = PTR_ERR_OR_ZERO(fetch);
+	if (!ret && fetch && !(attr->config & FPROBE_PMU_CONFIG_ENTRY))
 		ret = -EINVAL;
-	if (!ret && fprobe_pmu_reads_memory(fetch, nfetch) &&
+	if (!ret && fetch && fprobe_pmu_reads_memory(fetch) &&
 	    !fprobe_pmu_memory_capable())
 		ret = -EACCES;
-	if (ret) {
-		kfree(filter);
-		return ret;
-	}
+	if (ret)
+		goto out_free;
 	if (attr->config2) {
 		notfilter = fprobe_pmu_copy_filter(attr->config2);
 		if (IS_ERR(notfilter)) {
-			kfree(filter);
-			return PTR_ERR(notfilter);
+			ret = PTR_ERR(notfilter);
+			notfilter = NULL;
+			goto out_free;
 		}
 		/* Neither fetch arguments nor a scope there */
 		if (strpbrk(notfilter, ";@")) {
-			kfree(notfilter);
-			kfree(filter);
-			return -EINVAL;
+			ret = -EINVAL;
+			goto out_free;
 		}
 	}
 
-	probe = fprobe_pmu_get_probe(attr, filter, notfilter, fetch, nfetch);
+	probe = fprobe_pmu_get_probe(attr, filter, notfilter, fetch);
 	if (IS_ERR(probe))
 		return PTR_ERR(probe);
 
@@ -1900,6 +1721,13 @@ out_set:
 	event->pmu_private = probe;
 	event->destroy = fprobe_pmu_event_destroy;
 	return 0;
+
+out_free:
+	if (!IS_ERR_OR_NULL(fetch))
+		trace_fprobe_free_args(fetch);
+	kfree(notfilter);
+	kfree(filter);
+	return ret;
 }
 
 static int fprobe_pmu_add(struct perf_event *event, int flags)

@@ -23,6 +23,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
 
 #include <asm/fprobe.h>
 
@@ -682,23 +683,29 @@ static void fetch_handler(struct perf_event *event, struct perf_sample_data *dat
 	spin_unlock_irqrestore(&cap->lock, flags);
 }
 
+/* The u32 at @off of the fetch area @area, which packs its fields */
+static u32 area_u32(const u8 *area, size_t off)
+{
+	return get_unaligned((const u32 *)(area + off));
+}
+
 /*
  * Fetch arguments: members, a pointer followed, strings of the kernel and of
  * the user, one cut at FPROBE_PMU_STRING_MAX, a register's low byte, and
- * reads that fault, in the entry record's fetch area; the exit record has
- * none. Malformed ones, and fetch arguments without entry records, are
- * -EINVAL.
+ * reads that fault, in the entry record's fetch area, laid out as an fprobe
+ * event's fields; the exit record has none. Malformed ones, and fetch
+ * arguments without entry records, are -EINVAL; a symbol not found is
+ * -ENOENT.
  */
 static void fprobe_pmu_test_fetch(struct kunit *test)
 {
 	static const char * const bad[] = {
 		"fprobe_pmu_kunit_fetch;", "fprobe_pmu_kunit_fetch; ", ";$arg1:u8",
-		"fprobe_pmu_kunit_fetch;$arg1", "fprobe_pmu_kunit_fetch;$arg0:u8",
-		"fprobe_pmu_kunit_fetch;$arg7:u8", "fprobe_pmu_kunit_fetch;$arg1:u7",
+		"fprobe_pmu_kunit_fetch;$arg0:u8", "fprobe_pmu_kunit_fetch;$arg1:u7",
 		"fprobe_pmu_kunit_fetch;$arg1:string", "fprobe_pmu_kunit_fetch;+0($arg1:u8",
 		"fprobe_pmu_kunit_fetch;+0($arg1)):u8", "fprobe_pmu_kunit_fetch;+x($arg1):u8",
-		"fprobe_pmu_kunit_fetch;+2147483648($arg1):u8",
-		"fprobe_pmu_kunit_fetch;+0(+0(+0(+0(+0($arg1))))):u8",
+		"fprobe_pmu_kunit_fetch;$retval:u8", "fprobe_pmu_kunit_fetch;%ax:u64",
+		"fprobe_pmu_kunit_fetch;obj->a:u32", "fprobe_pmu_kunit_fetch;x=$arg1 x=$arg2",
 		"fprobe_pmu_kunit_fetch;$arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8",
 		"fprobe_pmu_kunit_fetch;$arg1:q8", "fprobe_pmu_kunit_fetch;$arg1:u+8",
 		"fprobe_pmu_kunit_fetch;$arg1:u08", "fprobe_pmu_kunit_fetch;$arg1:ustring",
@@ -720,7 +727,6 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	struct perf_event *event;
 	char *filter, *longstr;
 	const u8 *area;
-	u64 slot[8];
 	size_t i;
 
 	cap = kunit_kzalloc(test, sizeof(*cap), GFP_KERNEL);
@@ -751,33 +757,36 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cap->n, 2);
 	rec = (void *)cap->raw[0];
 	KUNIT_ASSERT_EQ(test, rec->type, FPROBE_PMU_REC_ENTRY);
-	KUNIT_EXPECT_EQ(test, rec->version, FPROBE_PMU_RECORD_VERSION_FETCH);
+	KUNIT_EXPECT_EQ(test, rec->version, FPROBE_PMU_RECORD_VERSION);
 	KUNIT_ASSERT_LE(test, rec->size, cap->len[0]);
 	KUNIT_ASSERT_EQ(test, rec->nargs, 1);
 	/* the argument stays last */
 	KUNIT_EXPECT_EQ(test, *(u64 *)(cap->raw[0] + rec->size - 8), (unsigned long)&obj);
 	area = cap->raw[0] + sizeof(*rec);
 	KUNIT_ASSERT_EQ(test, (rec->size - sizeof(*rec) - 8) % 8, 0);
-	memcpy(slot, area, sizeof(slot));
-	KUNIT_EXPECT_EQ(test, slot[0], 0xfeedf00d);
-	KUNIT_EXPECT_EQ(test, slot[2], 0x55);
-	KUNIT_EXPECT_EQ(test, slot[5], 0xfe);
+	/*
+	 * The fields, packed: u32 a, data_loc name, x32 next->a, data_loc
+	 * tag, data_loc str, u8 $arg3, data_loc of the fault, data_loc ustr:
+	 * 29 bytes, then the strings in their order.
+	 */
+	KUNIT_EXPECT_EQ(test, area_u32(area, 0), 0xfeedf00d);
+	KUNIT_EXPECT_EQ(test, area_u32(area, 8), 0x55);
+	KUNIT_EXPECT_EQ(test, area[20], 0xfe);
 	KUNIT_EXPECT_EQ(test, rec->fetch_flags,
 			FPROBE_PMU_FETCH_FAULT(6) | FPROBE_PMU_FETCH_CUT(4));
-	/* strings: offset in the area, length with the NUL */
-	KUNIT_EXPECT_EQ(test, slot[1] >> 32, 7);
-	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[1], "member");
-	KUNIT_EXPECT_EQ(test, slot[3] >> 32, 4);
-	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[3], "tag");
-	KUNIT_EXPECT_EQ(test, slot[4] >> 32, FPROBE_PMU_STRING_MAX);
-	KUNIT_EXPECT_EQ(test, strlen((const char *)area + (u32)slot[4]),
-			FPROBE_PMU_STRING_MAX - 1);
-	/* a string behind a NULL pointer: "" */
-	KUNIT_EXPECT_EQ(test, slot[6] >> 32, 1);
-	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[6], "");
-	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[7], "from user");
-	KUNIT_EXPECT_EQ(test, (u32)slot[1], sizeof(slot));
-	KUNIT_EXPECT_LE(test, (u32)slot[7] + (slot[7] >> 32), rec->size - sizeof(*rec) - 8);
+	/* strings: a data_loc, the length with the NUL, and the offset */
+	KUNIT_EXPECT_EQ(test, area_u32(area, 4), 7 << 16 | 29);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + 29, "member");
+	KUNIT_EXPECT_EQ(test, area_u32(area, 12), 4 << 16 | 36);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + 36, "tag");
+	KUNIT_EXPECT_EQ(test, area_u32(area, 16), FPROBE_PMU_STRING_MAX << 16 | 40);
+	KUNIT_EXPECT_EQ(test, strlen((const char *)area + 40), FPROBE_PMU_STRING_MAX - 1);
+	/* a string behind a NULL pointer: none, where the next one starts */
+	KUNIT_EXPECT_EQ(test, area_u32(area, 21), 40 + FPROBE_PMU_STRING_MAX);
+	KUNIT_EXPECT_EQ(test, area_u32(area, 25), 10 << 16 | (40 + FPROBE_PMU_STRING_MAX));
+	KUNIT_EXPECT_STREQ(test, (const char *)area + 40 + FPROBE_PMU_STRING_MAX, "from user");
+	KUNIT_EXPECT_EQ(test, rec->size - sizeof(*rec) - 8,
+			ALIGN(50 + FPROBE_PMU_STRING_MAX, 8));
 
 	/* the exit record: no fetch area */
 	rec = (void *)cap->raw[1];
@@ -787,10 +796,10 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec->fetch_flags, 0);
 
 	/*
-	 * The memory read is the one the argument names, not the one its
-	 * address suggests: a kernel read of the user string and a user
-	 * read of the kernel object fail; a user read ('+u') of the user
-	 * string gives its first byte.
+	 * The memory read is trace_probe's, as an fprobe event's: '+u' and
+	 * ustring read user memory, and a user read of the kernel object
+	 * fails; a kernel read of a user address reads the user's where the
+	 * two halves do not overlap (elsewhere, s390, it is a kernel address).
 	 */
 	memset(cap, 0, sizeof(*cap));
 	spin_lock_init(&cap->lock);
@@ -804,21 +813,51 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	rec = (void *)cap->raw[0];
 	KUNIT_ASSERT_EQ(test, rec->type, FPROBE_PMU_REC_ENTRY);
 	area = cap->raw[0] + sizeof(*rec);
-	memcpy(slot, area, 4 * sizeof(u64));
-	/*
-	 * A kernel read of a user address fails where the two halves do not
-	 * overlap; elsewhere (s390) the address is a kernel one too.
-	 */
+	/* data_loc, u32, u8, data_loc: 13 bytes */
 	if (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE)) {
-		KUNIT_EXPECT_EQ(test, rec->fetch_flags,
-				FPROBE_PMU_FETCH_FAULT(0) | FPROBE_PMU_FETCH_FAULT(1));
-		KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[0], "");
+		KUNIT_EXPECT_EQ(test, rec->fetch_flags, FPROBE_PMU_FETCH_FAULT(1));
+		KUNIT_EXPECT_EQ(test, area_u32(area, 0), 10 << 16 | 13);
+		KUNIT_EXPECT_STREQ(test, (const char *)area + 13, "from user");
 	} else {
 		KUNIT_EXPECT_TRUE(test, rec->fetch_flags & FPROBE_PMU_FETCH_FAULT(1));
 	}
-	KUNIT_EXPECT_EQ(test, slot[1], 0);
-	KUNIT_EXPECT_EQ(test, slot[2], 'f');
-	KUNIT_EXPECT_STREQ(test, (const char *)area + (u32)slot[3], "kernel");
+	KUNIT_EXPECT_EQ(test, area_u32(area, 4), 0);
+	KUNIT_EXPECT_EQ(test, area[8], 'f');
+	KUNIT_EXPECT_EQ(test, area_u32(area, 9) >> 16, 7);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (area_u32(area, 9) & 0xffff), "kernel");
+
+	/*
+	 * What trace_probe has beyond the reduced syntax: $comm, a symbol,
+	 * an immediate, an array, a bitfield, a name.
+	 */
+	memset(cap, 0, sizeof(*cap));
+	spin_lock_init(&cap->lock);
+	scnprintf(filter, 512,
+		  "fprobe_pmu_kunit_fetch;$comm @fetch_ptr:x64 \\0x1234:u16 +%zu($arg1):u8[3] +%zu($arg1):b4@0/32 tag=+%zu($arg1):string",
+		  offsetof(struct fetch_obj, tag), offsetof(struct fetch_obj, a),
+		  offsetof(struct fetch_obj, tag));
+	attr.config1 = user_string(test, 0, filter);
+	event = perf_event_create_kernel_counter(&attr, -1, current, fetch_handler, cap);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	fetch_ptr(&obj, NULL, 0, NULL);
+	KUNIT_EXPECT_EQ(test, close_event(event), 1);
+	KUNIT_ASSERT_EQ(test, cap->n, 2);
+	rec = (void *)cap->raw[0];
+	KUNIT_ASSERT_EQ(test, rec->type, FPROBE_PMU_REC_ENTRY);
+	KUNIT_EXPECT_EQ(test, rec->fetch_flags, 0);
+	area = cap->raw[0] + sizeof(*rec);
+	/* data_loc, x64, u16, u8[3], bitfield u32, data_loc: 25 bytes */
+	KUNIT_EXPECT_EQ(test, area_u32(area, 0) >> 16, strlen(current->comm) + 1);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (area_u32(area, 0) & 0xffff),
+			   current->comm);
+	KUNIT_EXPECT_EQ(test, get_unaligned((const u64 *)(area + 4)),
+			(u64)(unsigned long)fetch_ptr);
+	KUNIT_EXPECT_EQ(test, get_unaligned((const u16 *)(area + 12)), 0x1234);
+	KUNIT_EXPECT_EQ(test, memcmp(area + 14, "tag", 3), 0);
+	/* bits 0-3 of 0xfeedf00d */
+	KUNIT_EXPECT_EQ(test, area_u32(area, 17), 0xd);
+	KUNIT_EXPECT_EQ(test, area_u32(area, 21) >> 16, 4);
+	KUNIT_EXPECT_STREQ(test, (const char *)area + (area_u32(area, 21) & 0xffff), "tag");
 
 	memset(&attr, 0, sizeof(attr));
 	attr.config = FPROBE_PMU_CONFIG_ENTRY;
@@ -832,8 +871,15 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	attr.config = 0;
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch;$arg1:u8");
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
-	/* nor in the not-filter */
+	/* a symbol that is not there */
 	attr.config = FPROBE_PMU_CONFIG_ENTRY;
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch;@fprobe_pmu_no_such_symbol:u8");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -ENOENT);
+	/* fields over the area */
+	attr.config1 = user_string(test, 0,
+				   "fprobe_pmu_kunit_fetch;+0($arg1):u64[64] +0($arg1):u64[64] +0($arg1):u64[64] +0($arg1):u64[64] +0($arg1):u64[64]");
+	KUNIT_EXPECT_EQ(test, open_error(&attr), -E2BIG);
+	/* nor in the not-filter */
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch");
 	attr.config2 = user_string(test, PAGE_SIZE, "x;$arg1:u8");
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
@@ -863,7 +909,6 @@ static void fetch_race_handler(struct perf_event *event, struct perf_sample_data
 	struct perf_raw_frag *frag;
 	const char *area;
 	u32 len = 0;
-	u64 slot;
 
 	/* Called in the test's task context only: one record at a time */
 	if (!data->raw)
@@ -879,11 +924,11 @@ static void fetch_race_handler(struct perf_event *event, struct perf_sample_data
 	if (rec->type != FPROBE_PMU_REC_ENTRY)
 		return;
 	atomic_inc(&fr->records);
-	/* One string, "member": its offset and length, then itself */
+	/* One string, "member": its data_loc, then itself */
 	area = fr->raw + sizeof(*rec);
-	memcpy(&slot, area, sizeof(slot));
-	if (rec->size > len || rec->size < sizeof(*rec) + 8 + 7 ||
-	    (u32)slot != 8 || slot >> 32 != 7 || memcmp(area + 8, "member", 7))
+	if (rec->size > len || rec->size < sizeof(*rec) + 4 + 7 ||
+	    get_unaligned((const u32 *)area) != (7 << 16 | 4) ||
+	    memcmp(area + 4, "member", 7))
 		atomic_inc(&fr->bad);
 }
 
@@ -1008,11 +1053,14 @@ static void fprobe_pmu_test_fetch_caps(struct kunit *test)
 		"fprobe_pmu_kunit_fetch;$arg3:s64 +0($arg2):string",
 		"fprobe_pmu_kunit_fetch;+u0($arg4):u8",
 		"fprobe_pmu_kunit_fetch;+0($arg4):ustring",
+		"fprobe_pmu_kunit_fetch;@fetch_ptr:x64",
+		"fprobe_pmu_kunit_fetch;$stack1:x64",
 	};
 	size_t i;
 
 	KUNIT_EXPECT_EQ(test, open_as_perfmon(test, "fprobe_pmu_kunit_fetch", false), 0);
-	KUNIT_EXPECT_EQ(test, open_as_perfmon(test, "fprobe_pmu_kunit_fetch;$arg3:s64 $arg1:x64",
+	KUNIT_EXPECT_EQ(test, open_as_perfmon(test,
+					      "fprobe_pmu_kunit_fetch;$arg3:s64 $arg1:x64 $stack:x64 $comm \\7:u8",
 					      false), 0);
 	for (i = 0; i < ARRAY_SIZE(mem); i++) {
 		KUNIT_EXPECT_EQ_MSG(test, open_as_perfmon(test, mem[i], false), -EACCES,

@@ -191,67 +191,81 @@ static u32 make_record(char *buf, u16 type, u16 nargs)
 }
 
 /*
- * The fetch area of an entry record: a value, a string, a string cut and
- * one that faulted; then the argument, still last
+ * The fetch area of an entry record, laid out as an fprobe event's fields:
+ * a value, a string, a string cut, a value that faulted and an empty
+ * string; then the argument, still last
  */
 static int test__fprobe_report_fetched(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
-	static const char * const types[] = { "s16", "string", "string", "x64" };
-	static const char * const names[] = { "mode", "name", "long", "ptr" };
+	static const char * const types[] = { "s16", "string", "string", "x64", "ustring" };
+	static const char * const names[] = { "mode", "name", "long", "ptr", "empty" };
 	static const char * const bad_types[] = { "" };
 	struct fprobe_pmu_record rec = {
-		.version	= FPROBE_PMU_RECORD_VERSION_FETCH,
+		.version	= FPROBE_PMU_RECORD_VERSION,
 		.type		= FPROBE_PMU_REC_ENTRY,
 		.nargs		= 1,
 		.fetch_flags	= FPROBE_PMU_FETCH_CUT(2) | FPROBE_PMU_FETCH_FAULT(3),
 		.func		= 0xffffffff81234560ULL,
 	};
-	u64 raw[32], slots[4] = { 0xfffe, 32 | 6ULL << 32, 38 | 3ULL << 32, 0 }, arg = 0x77;
+	u64 raw[32], arg = 0x77, fault = 0;
 	char *area = (char *)&raw[sizeof(rec) / 8];
 	struct fprobe_fetched v[FPROBE_CALL_MAX_FETCH];
+	u16 mode = 0xfffe;
+	u32 dl[3] = { 6 << 16 | 22, 3 << 16 | 28, 0 << 16 | 31 };
 	struct fprobe_call call;
 
 	memset(raw, 0, sizeof(raw));
-	memcpy(area, slots, sizeof(slots));
-	memcpy(area + 32, "hello", 6);
-	memcpy(area + 38, "ab", 3);
-	/* 41 bytes of the area, padded to 48 */
-	rec.size = sizeof(rec) + 48 + sizeof(u64);
+	/* fields: s16 at 0, data_loc at 2 and 6, x64 at 10, data_loc at 18 */
+	memcpy(area, &mode, sizeof(mode));
+	memcpy(area + 2, &dl[0], sizeof(u32));
+	memcpy(area + 6, &dl[1], sizeof(u32));
+	memcpy(area + 10, &fault, sizeof(fault));
+	memcpy(area + 18, &dl[2], sizeof(u32));
+	memcpy(area + 22, "hello", 6);
+	memcpy(area + 28, "ab", 3);
+	/* 31 bytes of the area, padded to 32 */
+	rec.size = sizeof(rec) + 32 + sizeof(u64);
 	memcpy(raw, &rec, sizeof(rec));
-	memcpy(area + 48, &arg, sizeof(arg));
+	memcpy(area + 32, &arg, sizeof(arg));
 
 	TEST_ASSERT_VAL("decode", !fprobe_pmu_record__decode(raw, rec.size, &call));
 	TEST_ASSERT_VAL("arg last", call.nargs == 1 && call.args[0] == 0x77);
 	TEST_ASSERT_VAL("fetched",
-			!fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v));
+			!fprobe_pmu_record__fetched(raw, rec.size, types, names, 5, v));
 	TEST_ASSERT_VAL("value", v[0].kind == FPROBE_FETCH_SIGNED && v[0].size == 2 &&
 			v[0].val == 0xfffe && !strcmp(v[0].name, "mode") && !v[0].flags);
 	TEST_ASSERT_VAL("string", v[1].kind == FPROBE_FETCH_STRING &&
 			!strcmp(v[1].str, "hello") && !v[1].flags);
 	TEST_ASSERT_VAL("cut", !strcmp(v[2].str, "ab") && v[2].flags == FPROBE_FETCHED_CUT);
-	TEST_ASSERT_VAL("fault", v[3].kind == FPROBE_FETCH_HEX &&
+	TEST_ASSERT_VAL("fault", v[3].kind == FPROBE_FETCH_HEX && v[3].size == 8 &&
 			v[3].flags == FPROBE_FETCHED_FAULT);
+	TEST_ASSERT_VAL("empty", v[4].kind == FPROBE_FETCH_STRING && !strcmp(v[4].str, "") &&
+			!v[4].flags);
 
-	/* fewer values than the event fetches, a string out of the area */
+	/* more fields than the area holds */
 	TEST_ASSERT_VAL("too few",
 			fprobe_pmu_record__fetched(raw, rec.size, types, names, 7, v) == -EINVAL);
 	/* a type that is none, as an event name can have one */
 	TEST_ASSERT_VAL("bad type", fprobe_pmu_record__fetched(raw, rec.size, bad_types,
 							       names, 1, v) == -EINVAL);
-	slots[1] = 44 | 6ULL << 32;
-	memcpy(area, slots, sizeof(slots));
+	dl[0] = 6 << 16 | 28;
+	memcpy(area + 2, &dl[0], sizeof(u32));
 	TEST_ASSERT_VAL("string out",
-			fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v) == -EINVAL);
-	slots[1] = 32 | 5ULL << 32;
-	memcpy(area, slots, sizeof(slots));
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 5, v) == -EINVAL);
+	dl[0] = 6 << 16 | 4;
+	memcpy(area + 2, &dl[0], sizeof(u32));
+	TEST_ASSERT_VAL("string in the fields",
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 5, v) == -EINVAL);
+	dl[0] = 5 << 16 | 22;
+	memcpy(area + 2, &dl[0], sizeof(u32));
 	TEST_ASSERT_VAL("no NUL",
-			fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v) == -EINVAL);
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 5, v) == -EINVAL);
 	/* an exit record has no area */
 	rec.size = sizeof(rec) + sizeof(u64);
 	memcpy(raw, &rec, sizeof(rec));
 	TEST_ASSERT_VAL("no area",
-			fprobe_pmu_record__fetched(raw, rec.size, types, names, 4, v) == -ENODATA);
+			fprobe_pmu_record__fetched(raw, rec.size, types, names, 5, v) == -ENODATA);
 	return TEST_OK;
 }
 
@@ -302,29 +316,23 @@ static int test__fprobe_report_decode(struct test_suite *test __maybe_unused,
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 7);
 	TEST_ASSERT_VAL("nargs > 6", fprobe_pmu_record__decode(buf + 4, size, &call) == -EINVAL);
 
-	/*
-	 * The size is that of the header, a fetch area of whole words and
-	 * the arguments; version 1 has no fetch area
-	 */
+	/* The size is that of the header, a fetch area of whole words and the arguments */
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 2);
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size + 4);
 	TEST_ASSERT_VAL("size", fprobe_pmu_record__decode(buf + 4, size + 4, &call) == -EINVAL);
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size - 8);
 	TEST_ASSERT_VAL("size < args", fprobe_pmu_record__decode(buf + 4, size, &call) == -EINVAL);
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size + 8);
-	TEST_ASSERT_VAL("version 1 area",
-			fprobe_pmu_record__decode(buf + 4, size + 8, &call) == -EINVAL);
-	set_u16(buf, offsetof(struct fprobe_pmu_record, version), FPROBE_PMU_RECORD_VERSION_FETCH);
 	TEST_ASSERT_VAL("fetch area", !fprobe_pmu_record__decode(buf + 4, size + 8, &call));
 	set_u16(buf, offsetof(struct fprobe_pmu_record, size), size);
 	TEST_ASSERT_VAL("fetch, no area", !fprobe_pmu_record__decode(buf + 4, size, &call));
 
 	/* A version this perf does not know is refused, and told */
 	size = make_record(buf, FPROBE_PMU_REC_EXIT, 2);
-	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 3);
-	TEST_ASSERT_VAL("version 3",
+	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 2);
+	TEST_ASSERT_VAL("version 2",
 			fprobe_pmu_record__decode(buf + 4, size, &call) == -EPROTONOSUPPORT);
-	TEST_ASSERT_VAL("version told", fprobe_pmu_record__version(buf + 4, size) == 3);
+	TEST_ASSERT_VAL("version told", fprobe_pmu_record__version(buf + 4, size) == 2);
 	set_u16(buf, offsetof(struct fprobe_pmu_record, version), 0);
 	TEST_ASSERT_VAL("version 0",
 			fprobe_pmu_record__decode(buf + 4, size, &call) == -EPROTONOSUPPORT);

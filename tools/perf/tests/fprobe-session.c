@@ -146,7 +146,7 @@ static int test__fprobe_session_pmu(struct test_suite *test __maybe_unused,
 
 	/* a record of a version this perf does not read stops the reading */
 	sample.raw_size = make_pmu_record(buf, FPROBE_PMU_REC_EXIT, 0, 4321);
-	version = FPROBE_PMU_RECORD_VERSION_FETCH + 1;
+	version = FPROBE_PMU_RECORD_VERSION + 1;
 	memcpy((char *)buf + offsetof(struct fprobe_pmu_record, version), &version,
 	       sizeof(version));
 	if (fprobe_session__sample(fs, evsel, &sample, &machine) != -EPROTONOSUPPORT ||
@@ -180,14 +180,16 @@ static u32 make_fetch_entry(u64 *buf, u64 time, const char *str)
 {
 	struct fprobe_pmu_record *rec = (void *)buf;
 
+	u32 dl = (strlen(str) + 1) << 16 | 4;
+	char *area = (char *)&buf[sizeof(*rec) / 8];
+
 	make_pmu_record(buf, FPROBE_PMU_REC_ENTRY, 1, 0);
-	rec->version = FPROBE_PMU_RECORD_VERSION_FETCH;
 	rec->entry_time = time;
-	/* the argument after the area: a slot, then the string at 8 */
+	/* the argument after the area: the data_loc, then the string at 4 */
 	memmove(&buf[sizeof(*rec) / 8 + 2], &buf[sizeof(*rec) / 8], sizeof(u64));
-	buf[sizeof(*rec) / 8] = 8 | (u64)(strlen(str) + 1) << 32;
-	memset(&buf[sizeof(*rec) / 8 + 1], 0, 8);
-	memcpy(&buf[sizeof(*rec) / 8 + 1], str, strlen(str) + 1);
+	memset(area, 0, 16);
+	memcpy(area, &dl, sizeof(dl));
+	memcpy(area + 4, str, strlen(str) + 1);
 	rec->size += 16;
 	return rec->size;
 }

@@ -44,8 +44,7 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 		return -EINVAL;
 
 	memcpy(&rec, raw, offsetof(struct fprobe_pmu_record, type));
-	if (rec.version != FPROBE_PMU_RECORD_VERSION &&
-	    rec.version != FPROBE_PMU_RECORD_VERSION_FETCH)
+	if (rec.version != FPROBE_PMU_RECORD_VERSION)
 		return -EPROTONOSUPPORT;
 	if (size < sizeof(rec))
 		return -EINVAL;
@@ -54,9 +53,7 @@ int fprobe_pmu_record__decode(const void *raw, u32 size, struct fprobe_call *cal
 	if (rec.nargs > FPROBE_PMU_MAX_ARGS || rec.nargs > FPROBE_CALL_MAX_ARGS)
 		return -EINVAL;
 	if (rec.size < sizeof(rec) + rec.nargs * sizeof(u64) ||
-	    (rec.size - sizeof(rec)) % sizeof(u64) ||
-	    (rec.version == FPROBE_PMU_RECORD_VERSION &&
-	     rec.size != sizeof(rec) + rec.nargs * sizeof(u64)))
+	    (rec.size - sizeof(rec)) % sizeof(u64))
 		return -EINVAL;
 	if (size < rec.size || size > rec.size + FPROBE_PMU_RAW_PAD)
 		return -EINVAL;
@@ -106,6 +103,38 @@ bool fprobe_fetch_type__valid(const char *type)
 	       !strcmp(type + 1, "32") || !strcmp(type + 1, "64");
 }
 
+/* The bytes of the field of a value of the fetch type @type: 4 for a string */
+static u32 fprobe_fetch_type__size(const char *type)
+{
+	if (fprobe_fetch_type__is_string(type))
+		return sizeof(u32);
+	return atoi(type + 1) / 8;
+}
+
+/* The field of @size bytes (1, 2, 4 or 8) at @p, unaligned, zero-extended */
+static u64 fprobe_fetch__field(const char *p, u32 size)
+{
+	u8 b;
+	u16 h;
+	u32 w;
+	u64 q;
+
+	switch (size) {
+	case 1:
+		memcpy(&b, p, 1);
+		return b;
+	case 2:
+		memcpy(&h, p, 2);
+		return h;
+	case 4:
+		memcpy(&w, p, 4);
+		return w;
+	default:
+		memcpy(&q, p, 8);
+		return q;
+	}
+}
+
 /**
  * fprobe_pmu_record__fetched - the values of the fetch area of a record
  * @raw: the PERF_SAMPLE_RAW payload, which fprobe_pmu_record__decode() took
@@ -115,17 +144,21 @@ bool fprobe_fetch_type__valid(const char *type)
  * @n: the number of values the record's event fetches
  * @vals: set to the @n values; a string points into @raw
  *
+ * The area holds the fields of the values as an fprobe event lays them out:
+ * packed, in their order, each of its type's size, a string's a u32
+ * data_loc (length << 16 | offset in the area); then the strings.
+ *
  * Return: 0; -ENODATA for a record without fetch area (an exit record);
- * -EINVAL if the area holds fewer than @n values, or a string that is not
- * in it or not NUL-terminated, a type is not a fetch type, or @n is more
+ * -EINVAL if the area is too small for the @n fields, a string is not in
+ * it or not NUL-terminated, a type is not a fetch type, or @n is more
  * than FPROBE_CALL_MAX_FETCH.
  */
 int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *types,
 			       const char * const *names, u32 n, struct fprobe_fetched *vals)
 {
 	struct fprobe_pmu_record rec;
+	u32 area_size, fields = 0, pos = 0, i;
 	const char *area;
-	u32 area_size, i;
 
 	if (!raw || size < sizeof(rec) || n > FPROBE_CALL_MAX_FETCH)
 		return -EINVAL;
@@ -136,37 +169,44 @@ int fprobe_pmu_record__fetched(const void *raw, u32 size, const char * const *ty
 	area_size = rec.size - sizeof(rec) - rec.nargs * sizeof(u64);
 	if (!area_size)
 		return -ENODATA;
-	if (area_size < n * sizeof(u64))
+	for (i = 0; i < n; i++) {
+		if (!fprobe_fetch_type__valid(types[i]))
+			return -EINVAL;
+		fields += fprobe_fetch_type__size(types[i]);
+	}
+	if (area_size < fields)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		struct fprobe_fetched *v = &vals[i];
-		u64 slot;
+		u32 fsize = fprobe_fetch_type__size(types[i]);
+		u64 val = fprobe_fetch__field(area + pos, fsize);
 
-		memcpy(&slot, area + i * sizeof(u64), sizeof(slot));
+		pos += fsize;
 		memset(v, 0, sizeof(*v));
 		v->name = names[i];
 		if (rec.fetch_flags & FPROBE_PMU_FETCH_FAULT(i))
 			v->flags |= FPROBE_FETCHED_FAULT;
 		if (rec.fetch_flags & FPROBE_PMU_FETCH_CUT(i))
 			v->flags |= FPROBE_FETCHED_CUT;
-		if (!fprobe_fetch_type__valid(types[i]))
-			return -EINVAL;
 		if (fprobe_fetch_type__is_string(types[i])) {
-			u32 off = slot, len = slot >> 32;
+			u32 dl = val, off = dl & 0xffff, len = dl >> 16;
 
-			if (off < n * sizeof(u64) || off > area_size || !len ||
-			    len > area_size - off || area[off + len - 1])
-				return -EINVAL;
 			v->kind = FPROBE_FETCH_STRING;
+			/* a string that could not be read, or an empty one */
+			if (!len) {
+				v->str = "";
+				continue;
+			}
+			if (off < fields || off > area_size || len > area_size - off ||
+			    area[off + len - 1])
+				return -EINVAL;
 			v->str = area + off;
 			continue;
 		}
 		v->kind = types[i][0] == 's' ? FPROBE_FETCH_SIGNED :
 			  types[i][0] == 'x' ? FPROBE_FETCH_HEX : FPROBE_FETCH_UNSIGNED;
-		v->size = atoi(types[i] + 1) / 8;
-		if (v->size != 1 && v->size != 2 && v->size != 4 && v->size != 8)
-			return -EINVAL;
-		v->val = slot;
+		v->size = fsize;
+		v->val = val;
 	}
 	return 0;
 }

@@ -9,8 +9,12 @@
  *  config1	user pointer to the NUL-terminated filter: globs of the
  *		functions to probe, separated by ',' or white space, then
  *		optionally ';' and the fetch arguments of entry records (see
- *		below), at most FPROBE_PMU_FILTER_MAX bytes including the NUL
- *  config2	user pointer to an optional not-filter of the same form, or 0
+ *		below), at most FPROBE_PMU_FILTER_MAX bytes including the NUL.
+ *		A glob after '@' names functions of the scope instead: the
+ *		event then sees only the calls made in task context inside a
+ *		call of one of them, and those calls themselves
+ *  config2	user pointer to an optional not-filter of globs, without
+ *		fetch arguments nor scope, or 0
  *  config3	the shortest call, in ns, that makes an exit record (0: any);
  *		requires a sampling event with exit records
  */
@@ -27,32 +31,31 @@
 
 /*
  * Fetch arguments: after a ';' in the filter, up to FPROBE_PMU_MAX_FETCH
- * values to read at each call's entry, apart by white space, each in the
- * syntax of an fprobe event's fetch arguments (reduced):
- *
- *	FETCHARG := TERM ':' TYPE
- *	TERM	 := '$arg' N | ('+' | '-') ['u'] OFFS '(' TERM ')'
- *	TYPE	 := ('u' | 's' | 'x') ('8' | '16' | '32' | '64') |
- *		    'string' | 'ustring'
- *
- * N is 1 to FPROBE_PMU_MAX_ARGS, OFFS a decimal byte offset that fits in
- * an s32, and terms nest up to FPROBE_PMU_FETCH_DEPTH deep. '+OFFS(TERM)'
- * is the kernel memory at TERM + OFFS: a value of TYPE's size for the
- * outermost term, else an address. With 'string' the outermost term is not
- * read: TERM + OFFS is the address of a NUL-terminated string, at least
- * one '+OFFS()' is needed. '+uOFFS(TERM)' and 'ustring' read the user
- * memory of the current task instead. The values are in the entry records
- * (FPROBE_PMU_CONFIG_ENTRY, which a filter with fetch arguments requires),
- * in their fetch area. A fetch argument that reads memory needs
- * CAP_PERFMON and CAP_BPF, or CAP_SYS_ADMIN; else the open is -EACCES.
+ * values to read at each call's entry, apart by white space, each written
+ * as an argument of an fprobe event on a function entry
+ * (Documentation/trace/fprobetrace.rst), and parsed and read by the same
+ * code: [NAME=]FETCHARG[:TYPE], with $argN, $stack, $stackN, $comm, @SYM,
+ * immediates, [+|-][u]OFFS(FETCHARG), and every type of the probe events
+ * (u8..u64, s8..s64, x8..x64, char, string, ustring, symbol, symstr,
+ * bitfields, arrays). BTF names are not taken: the functions are many.
+ * The values are in the entry records (FPROBE_PMU_CONFIG_ENTRY, which a
+ * filter with fetch arguments requires), in their fetch area. A fetch
+ * argument that reads memory (anything but an argument register, $stack,
+ * an immediate or $comm) needs CAP_PERFMON and CAP_BPF, or CAP_SYS_ADMIN;
+ * else the open is -EACCES.
  */
 #define FPROBE_PMU_MAX_FETCH		8
-#define FPROBE_PMU_FETCH_DEPTH		4
 /* The longest string a fetch argument gives, its NUL included */
 #define FPROBE_PMU_STRING_MAX		256
+/* The largest fetch area, fields and strings */
+#define FPROBE_PMU_FETCH_SIZE_MAX	2048
 /* fprobe_pmu_record.fetch_flags: fetch argument @i could not be read */
 #define FPROBE_PMU_FETCH_FAULT(i)	(1U << (i))
-/* fprobe_pmu_record.fetch_flags: the string of @i was cut at STRING_MAX */
+/*
+ * fprobe_pmu_record.fetch_flags: a string of @i filled its room (its
+ * FPROBE_PMU_STRING_MAX bytes, or what was left of the area): it may have
+ * been cut there
+ */
 #define FPROBE_PMU_FETCH_CUT(i)		(1U << (8 + (i)))
 
 /* config bits 0-2: the number of arguments captured at entry (0..6) */
@@ -100,14 +103,8 @@ enum fprobe_pmu_record_type {
 	FPROBE_PMU_REC_ENTRY	= 2,	/* a call started */
 };
 
-/*
- * The layout of struct fprobe_pmu_record below. An entry record with a
- * fetch area is of version FPROBE_PMU_RECORD_VERSION_FETCH: the area sits
- * between the fixed part and @args, and @fetch_flags tells of it; every
- * other record is of version 1, with @fetch_flags 0.
- */
+/* The layout of struct fprobe_pmu_record below */
 #define FPROBE_PMU_RECORD_VERSION	1
-#define FPROBE_PMU_RECORD_VERSION_FETCH	2
 
 /*
  * The PERF_SAMPLE_RAW payload of each sample, in the byte order of the
@@ -122,17 +119,20 @@ enum fprobe_pmu_record_type {
  *
  * The fetch area is between the fixed part and @args: @size - 56 - 8 *
  * @nargs bytes, a multiple of 8, empty but in the entry records of an
- * event with fetch arguments. It starts with a u64 per fetch argument, in
- * their order: a value, zero-extended from its type's size; or for a
- * string, its offset from the start of the area in the low 32 bits and
- * its length, NUL included, in the high 32. The strings follow, then
- * zeroes up to the end of the area. A value that could not be read is 0
- * and its FPROBE_PMU_FETCH_FAULT bit is set in @fetch_flags; a string that
- * could not be read is "" (length 1).
+ * event with fetch arguments. It holds the fields of the fetch arguments
+ * as an fprobe event with the same arguments lays them out (its format
+ * file): each field in the order of the arguments, packed, of the size of
+ * its type (times its elements for an array); a string's field is a u32
+ * data_loc, its length (NUL included) in the high 16 bits, its offset from
+ * the start of the area in the low 16. The strings follow the fields, then
+ * zeroes up to the end of the area. A value that could not be read is 0,
+ * a string that could not be read has length 0, and the argument's
+ * FPROBE_PMU_FETCH_FAULT bit is set in @fetch_flags (an empty string of
+ * user memory has length 0 too, without the bit, as trace_probe reads it).
  */
 struct fprobe_pmu_record {
 	__u16	size;		/* bytes in the record, @args included */
-	__u16	version;	/* FPROBE_PMU_RECORD_VERSION(_FETCH) */
+	__u16	version;	/* FPROBE_PMU_RECORD_VERSION */
 	__u16	type;		/* enum fprobe_pmu_record_type */
 	__u16	nargs;		/* the number of entries in @args */
 	__u32	depth;		/* function graph depth of the call, 0: outermost */

@@ -1215,6 +1215,148 @@ static void tracer_off(void)
 }
 
 /*
+ * The raw data of the first PERF_SAMPLE_RAW-only sample of @r into @raw:
+ * its size, or -1
+ */
+static int ring_first_raw(struct ring *r, void *raw, size_t max)
+{
+	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header hdr;
+	uint32_t size;
+
+	while (r->tail < head) {
+		ring_copy(r, r->tail, &hdr, sizeof(hdr));
+		if (hdr.size < sizeof(hdr))
+			return -1;
+		if (hdr.type == PERF_RECORD_SAMPLE) {
+			ring_copy(r, r->tail + sizeof(hdr), &size, sizeof(size));
+			if (size > max || sizeof(hdr) + 4 + size > hdr.size)
+				return -1;
+			ring_copy(r, r->tail + sizeof(hdr) + 4, raw, size);
+			return size;
+		}
+		r->tail += hdr.size;
+	}
+	return -1;
+}
+
+#define CMP_GROUP	"fprobe_pmu_cmp"
+#define CMP_ARGS	"$arg1:s32 +0($arg2):ustring +0($arg3):x64 $comm +0($arg3):u8[4]"
+#define CMP_PATH	"/fprobe-pmu-cmp-no-such-file"
+
+/*
+ * One fetch engine: an fprobe event (dynamic_events) and a PMU event with
+ * the same fetch arguments, on the same openat() call, read the same
+ * values. The fprobe event's fields are after its common fields and the
+ * probed ip (16 bytes), its data_locs count from the start of the entry;
+ * the PMU's fetch area is after the 56-byte fixed part, its data_locs
+ * count from the area.
+ */
+static bool test_same_as_fprobe_event(void)
+{
+	static const char filter[] = "do_sys_openat2;" CMP_ARGS;
+	struct perf_event_attr tattr, pattr;
+	char traw[1024], praw[1024], idbuf[32];
+	const char *tf, *pf;
+	struct ring tr, pr;
+	int tfd, pfd, idfd, tsize, psize, i;
+	bool ok = false;
+	uint32_t tdl, pdl;
+	long id;
+
+	tracefs_write(TRACEFS "dynamic_events", "-:" CMP_GROUP "/openat");
+	if (tracefs_write(TRACEFS "dynamic_events",
+			  "f:" CMP_GROUP "/openat do_sys_openat2 " CMP_ARGS))
+		return failf("cannot create the fprobe event: %s", strerror(errno));
+	idfd = open(TRACEFS "events/" CMP_GROUP "/openat/id", O_RDONLY);
+	i = idfd < 0 ? -1 : read(idfd, idbuf, sizeof(idbuf) - 1);
+	if (idfd >= 0)
+		close(idfd);
+	if (i <= 0) {
+		failf("no id of the fprobe event");
+		goto out_event;
+	}
+	idbuf[i] = '\0';
+	id = strtol(idbuf, NULL, 10);
+
+	memset(&tattr, 0, sizeof(tattr));
+	tattr.size = sizeof(tattr);
+	tattr.type = PERF_TYPE_TRACEPOINT;
+	tattr.config = id;
+	tattr.sample_period = 1;
+	tattr.sample_type = PERF_SAMPLE_RAW;
+	tattr.disabled = 1;
+	init_attr(&pattr, FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT, filter, 1);
+	pattr.sample_type = PERF_SAMPLE_RAW;
+	tfd = perf_event_open(&tattr, 0, -1);
+	pfd = perf_event_open(&pattr, 0, -1);
+	if (tfd < 0 || pfd < 0) {
+		failf("open: %s", strerror(errno));
+		goto out_close;
+	}
+	if (ring_map(&tr, tfd) || ring_map(&pr, pfd)) {
+		failf("mmap: %s", strerror(errno));
+		goto out_close;
+	}
+	ioctl(tfd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+	i = open(CMP_PATH, O_RDONLY | O_CLOEXEC);
+	ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(tfd, PERF_EVENT_IOC_DISABLE, 0);
+	if (i >= 0)
+		close(i);
+
+	tsize = ring_first_raw(&tr, traw, sizeof(traw));
+	psize = ring_first_raw(&pr, praw, sizeof(praw));
+	if (tsize < 16 + 24 || psize < 56 + 24) {
+		failf("raw data of %d and %d bytes", tsize, psize);
+		goto out_unmap;
+	}
+	tf = traw + 16;
+	pf = praw + 56;
+	/* dfd, how->flags and its bytes: the same bytes */
+	if (memcmp(tf, pf, 4) || memcmp(tf + 8, pf + 8, 8) || memcmp(tf + 20, pf + 20, 4)) {
+		failf("values differ");
+		goto out_unmap;
+	}
+	if (*(const int32_t *)pf != AT_FDCWD) {
+		failf("dfd %d", *(const int32_t *)pf);
+		goto out_unmap;
+	}
+	/* the two strings, at their data_locs */
+	for (i = 0; i < 2; i++) {
+		size_t off = i ? 16 : 4;
+
+		memcpy(&tdl, tf + off, 4);
+		memcpy(&pdl, pf + off, 4);
+		if (tdl >> 16 != pdl >> 16 || !(tdl >> 16) ||
+		    (tdl & 0xffff) + (tdl >> 16) > (uint32_t)tsize ||
+		    56 + (pdl & 0xffff) + (pdl >> 16) > (uint32_t)psize ||
+		    memcmp(traw + (tdl & 0xffff), pf + (pdl & 0xffff), tdl >> 16)) {
+			failf("string %d differs: data_loc %#x and %#x", i, tdl, pdl);
+			goto out_unmap;
+		}
+	}
+	memcpy(&pdl, pf + 4, 4);
+	if (strcmp(pf + (pdl & 0xffff), CMP_PATH)) {
+		failf("file name '%s'", pf + (pdl & 0xffff));
+		goto out_unmap;
+	}
+	ok = true;
+out_unmap:
+	ring_unmap(&tr);
+	ring_unmap(&pr);
+out_close:
+	if (tfd >= 0)
+		close(tfd);
+	if (pfd >= 0)
+		close(pfd);
+out_event:
+	tracefs_write(TRACEFS "dynamic_events", "-:" CMP_GROUP "/openat");
+	return ok;
+}
+
+/*
  * Scopes share one function graph ops: more events with a scope than the
  * function graph tracer has ops (16) are open at once, the function_graph
  * tracer starts beside them, and each event counts the reads of its task
@@ -2264,6 +2406,7 @@ int main(int argc, char **argv)
 	report("module", test_module());
 	report("exclude-opener", test_exclude_opener());
 	report("scopes-with-function-graph", test_scopes_function_graph());
+	report("fetch-same-as-fprobe-event", test_same_as_fprobe_event());
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		printf("SKIP migration: one CPU\n");
 	else
