@@ -822,6 +822,12 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 	int ret;
 
 	*flags = 0;
+	/*
+	 * The area is the CPU's: no byte of an earlier record stays where a
+	 * read failed (an element of an array, which trace_probe counts as
+	 * read)
+	 */
+	memset(area, 0, tp->size);
 	for (i = 0; i < tp->nr_args; i++) {
 		struct probe_arg *arg = &tp->args[i];
 		void *dest = area + arg->offset;
@@ -831,6 +837,11 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 			room = min_t(u32, FPROBE_PMU_FETCH_AREA_MAX - pos,
 				     FPROBE_PMU_STRING_MAX);
 			*(u32 *)dest = make_data_loc(room, pos);
+			/* None left: the string is cut before it starts */
+			if (!room) {
+				*flags |= FPROBE_PMU_FETCH_CUT(i);
+				continue;
+			}
 		}
 		ret = trace_fprobe_fetch_arg(arg, fregs, dest, area);
 		if (ret < 0) {
@@ -1115,13 +1126,32 @@ static char *fprobe_pmu_copy_filter(u64 uaddr)
 }
 
 /*
+ * Whether an argument of @tp is a symstr: trace_probe writes the symbol's
+ * name whatever the room (an fprobe event sizes the room to it first), and
+ * a record's room is the area's
+ */
+static bool fprobe_pmu_has_symstr(const struct trace_probe *tp)
+{
+	const struct fetch_insn *code;
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_args; i++) {
+		for (code = tp->args[i].code; code->op != FETCH_OP_END; code++) {
+			if (code->op == FETCH_OP_ST_SYMSTR)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Parse the fetch arguments after the ';' of @filter, if it has one, with
  * trace_probe's parser, as an fprobe event's on a function entry (errors in
  * the tracefs error_log). Return: NULL for none, or the arguments; or an
  * ERR_PTR(): -EINVAL for a malformed one, none after the ';', no glob
- * before it, or more than FPROBE_PMU_MAX_FETCH; -E2BIG for fields over
- * FPROBE_PMU_FETCH_SIZE_MAX bytes; -ENOENT for a symbol not found;
- * -ENOMEM.
+ * before it, more than FPROBE_PMU_MAX_FETCH, or a symstr; -E2BIG for fields
+ * over FPROBE_PMU_FETCH_SIZE_MAX bytes, or an argument longer than
+ * trace_probe takes; -ENOENT for a symbol not found; -EINTR; -ENOMEM.
  */
 static struct trace_probe *fprobe_pmu_parse_fetch(const char *filter)
 {
@@ -1144,9 +1174,18 @@ static struct trace_probe *fprobe_pmu_parse_fetch(const char *filter)
 		tp = trace_fprobe_parse_entry_args("fprobe_pmu", argc,
 						   (const char **)argv);
 	argv_free(argv);
-	if (!IS_ERR(tp) && tp->size > FPROBE_PMU_FETCH_AREA_MAX) {
+	/* A BTF name: trace_probe's stub says -EOPNOTSUPP without BTF */
+	if (PTR_ERR(tp) == -EOPNOTSUPP)
+		return ERR_PTR(-EINVAL);
+	if (IS_ERR(tp))
+		return tp;
+	if (tp->size > FPROBE_PMU_FETCH_AREA_MAX) {
 		trace_fprobe_free_args(tp);
-		tp = ERR_PTR(-E2BIG);
+		return ERR_PTR(-E2BIG);
+	}
+	if (fprobe_pmu_has_symstr(tp)) {
+		trace_fprobe_free_args(tp);
+		return ERR_PTR(-EINVAL);
 	}
 	return tp;
 }
@@ -1603,7 +1642,9 @@ out_free_filters:
 
 /*
  * Whether a fetch argument of @tp reads memory: anything but a register
- * (an argument, the stack pointer), an immediate, and $comm.
+ * (an argument of the first FPROBE_PMU_MAX_ARGS, which every architecture
+ * passes in registers; the others may be on the stack), the stack
+ * pointer, an immediate, and $comm.
  */
 static bool fprobe_pmu_reads_memory(const struct trace_probe *tp)
 {
@@ -1618,6 +1659,9 @@ static bool fprobe_pmu_reads_memory(const struct trace_probe *tp)
 		for (; code->op != FETCH_OP_END; code++) {
 			switch (code->op) {
 			case FETCH_OP_ARG:
+				if (code->param >= FPROBE_PMU_MAX_ARGS)
+					return true;
+				break;
 			case FETCH_OP_STACKP:
 			case FETCH_OP_IMM:
 			case FETCH_OP_ST_RAW:

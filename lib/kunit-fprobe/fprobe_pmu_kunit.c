@@ -706,6 +706,7 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 		"fprobe_pmu_kunit_fetch;+0($arg1)):u8", "fprobe_pmu_kunit_fetch;+x($arg1):u8",
 		"fprobe_pmu_kunit_fetch;$retval:u8", "fprobe_pmu_kunit_fetch;%ax:u64",
 		"fprobe_pmu_kunit_fetch;obj->a:u32", "fprobe_pmu_kunit_fetch;x=$arg1 x=$arg2",
+		"fprobe_pmu_kunit_fetch;$arg1:symstr",
 		"fprobe_pmu_kunit_fetch;$arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8 $arg1:u8",
 		"fprobe_pmu_kunit_fetch;$arg1:q8", "fprobe_pmu_kunit_fetch;$arg1:u+8",
 		"fprobe_pmu_kunit_fetch;$arg1:u08", "fprobe_pmu_kunit_fetch;$arg1:ustring",
@@ -871,6 +872,28 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	attr.config = 0;
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch;$arg1:u8");
 	KUNIT_EXPECT_EQ(test, open_error(&attr), -EINVAL);
+	/*
+	 * An array whose elements cannot be read: 0, not what the CPU's area
+	 * held from the record before, which read them
+	 */
+	memset(cap, 0, sizeof(*cap));
+	spin_lock_init(&cap->lock);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = fprobe_pmu_type();
+	attr.config = FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch;+0($arg2):u8[4]");
+	event = perf_event_create_kernel_counter(&attr, -1, current, fetch_handler, cap);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
+	fetch_ptr(&obj, "abcd", 0, NULL);
+	fetch_ptr(&obj, NULL, 0, NULL);
+	close_event(event);
+	KUNIT_ASSERT_EQ(test, cap->n, 2);
+	KUNIT_EXPECT_EQ(test, memcmp(cap->raw[0] + sizeof(*rec), "abcd", 4), 0);
+	KUNIT_EXPECT_EQ(test, area_u32(cap->raw[1] + sizeof(*rec), 0), 0);
+
 	/* a symbol that is not there */
 	attr.config = FPROBE_PMU_CONFIG_ENTRY;
 	attr.config1 = user_string(test, 0, "fprobe_pmu_kunit_fetch;@fprobe_pmu_no_such_symbol:u8");
@@ -1055,6 +1078,7 @@ static void fprobe_pmu_test_fetch_caps(struct kunit *test)
 		"fprobe_pmu_kunit_fetch;+0($arg4):ustring",
 		"fprobe_pmu_kunit_fetch;@fetch_ptr:x64",
 		"fprobe_pmu_kunit_fetch;$stack1:x64",
+		"fprobe_pmu_kunit_fetch;$arg7:x64",
 	};
 	size_t i;
 

@@ -374,20 +374,6 @@ static int parse_latency(const char *str, u64 *ns)
 	return 0;
 }
 
-static bool valid_sort_key(const char *key)
-{
-	static const char * const keys[] = {
-		"total", "self", "avg", "max", "count", "p99", "name",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		if (!strcmp(key, keys[i]))
-			return true;
-	}
-	return false;
-}
-
 /* ---- recording ----------------------------------------------------------- */
 
 /* perf fprobe trace: the fprobe PMU recording hands its events here */
@@ -718,6 +704,7 @@ static int parse_scope(const struct option *opt, const char *str, int unset)
 
 int cmd_fprobe(int argc, const char **argv)
 {
+	char sort_help[96];
 	struct perf_fprobe fprobe = {
 		.target		= { .uid = UINT_MAX, },
 		.ropts		= {
@@ -758,8 +745,7 @@ int cmd_fprobe(int argc, const char **argv)
 		    "Only calls that return an error code (in the kernel, on the PMU)"),
 	OPT_INTEGER(0, "max-depth", &fprobe.ropts.max_depth,
 		    "Depth of the call-path tree (0: unlimited)"),
-	OPT_STRING('s', "sort", &fprobe.ropts.sort, "key",
-		   "Sort by: total (default), self, avg, max, count, p99, name"),
+	OPT_STRING('s', "sort", &fprobe.ropts.sort, "key", sort_help),
 	OPT_BOOLEAN(0, "stdio", &fprobe.stdio,
 		    "Text output, paged on a terminal (the only one; as perf report --stdio)"),
 	OPT_PARENT(common_options),
@@ -845,6 +831,9 @@ int cmd_fprobe(int argc, const char **argv)
 		}
 	}
 
+	/* The keys from the report's own table */
+	snprintf(sort_help, sizeof(sort_help), "Sort by: %s (the first by default)",
+		 fprobe_report__sort_keys());
 	argc = parse_options(argc, argv, options, fprobe_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
@@ -861,8 +850,9 @@ int cmd_fprobe(int argc, const char **argv)
 		       fprobe.min_latency_str);
 		goto out;
 	}
-	if (!valid_sort_key(fprobe.ropts.sort)) {
-		pr_err("invalid --sort key '%s'\n", fprobe.ropts.sort);
+	if (!fprobe_report__sort_key_valid(fprobe.ropts.sort)) {
+		pr_err("invalid --sort key '%s': %s\n", fprobe.ropts.sort,
+		       fprobe_report__sort_keys());
 		parse_options_usage(fprobe_usage, options, "s", true);
 		goto out;
 	}

@@ -764,6 +764,8 @@ static int test__fprobe_report_partial(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("bad sort key", !fprobe_report__new(&opts) && errno == EINVAL);
 	TEST_ASSERT_VAL("sort key", !fprobe_report__sort_key_valid("p50"));
 	TEST_ASSERT_VAL("sort key", fprobe_report__sort_key_valid("p99"));
+	TEST_ASSERT_VAL("sort keys", !strcmp(fprobe_report__sort_keys(),
+					     "total, self, avg, max, count, p99, name"));
 	opts.sort = NULL;
 	opts.max_depth = -1;
 	TEST_ASSERT_VAL("bad max_depth", !fprobe_report__new(&opts) && errno == EINVAL);

@@ -1070,6 +1070,245 @@ static bool fprobe__hung_up(struct evlist *evlist)
 	return fda->nr > 0 && gone == fda->nr;
 }
 
+/*
+ * Make the evlist of @rec: one fprobe PMU event per probe, configured as
+ * perf record would with @opts and @callchain, the workload of @argv
+ * prepared, opened and mapped. Return: 0, -1 with the error printed.
+ */
+static int fprobe_recorder__open(struct fprobe_recorder *rec, struct fprobe_probes *probes,
+				 const struct fprobe_record_opts *ropts,
+				 struct record_opts *opts, struct callchain_param *callchain,
+				 int argc, const char **argv)
+{
+	struct fprobe_probe *probe;
+	struct evsel *evsel;
+	char errbuf[BUFSIZ];
+
+	/* a probe whose functions were all skipped has no event */
+	list_for_each_entry(probe, &probes->list, list) {
+		if (probe->nr_funcs &&
+		    fprobe__add_pmu_evsel(probes, ropts, probe, rec->evlist) < 0)
+			return -1;
+	}
+	opts->target.uses_mmap = true;
+	opts->target.default_per_cpu = true;
+	if (evlist__create_maps(rec->evlist, &opts->target) < 0) {
+		pr_err("failed to create the CPU and thread maps\n");
+		return -1;
+	}
+	evlist__config(rec->evlist, opts, callchain);
+	/*
+	 * --call-graph dwarf: the maps of data too. perf's unwinder reads the
+	 * CFI table (.eh_frame_hdr) of a library through the map of its
+	 * address, in the read-only segment after the code: without it, no
+	 * frame is found beyond the first one in the C library.
+	 */
+	if (ropts->call_graph == FPROBE_CALL_GRAPH_DWARF) {
+		evlist__for_each_entry(rec->evlist, evsel) {
+			if (evsel->tracking)
+				evsel->core.attr.mmap_data = 1;
+		}
+	}
+
+	signal(SIGCHLD, fprobe__sig_done);
+	signal(SIGINT, fprobe__sig_done);
+	signal(SIGTERM, fprobe__sig_done);
+	signal(SIGALRM, fprobe__sig_done);
+	if (argc && evlist__prepare_workload(rec->evlist, &opts->target, argv,
+					     false, fprobe__exec_failed) < 0) {
+		pr_err("failed to start the workload %s\n", argv[0]);
+		return -1;
+	}
+
+	if (evlist__open(rec->evlist) < 0) {
+		evsel = evlist__first(rec->evlist);
+		if (errno == E2BIG) {
+			pr_err("failed to open the fprobe PMU events: %s\n",
+			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
+			return -1;
+		}
+		if (errno == EACCES && fprobe_probes__reads_memory(probes)) {
+			pr_err("failed to open the fprobe PMU events: %s\n",
+			       "a fetch argument that follows a pointer or reads a string reads memory, which needs CAP_PERFMON and CAP_BPF (or root): run with both, or fetch only parameters (PARAM or PARAM:TYPE, from their registers)");
+			return -1;
+		}
+		evsel__open_strerror(evsel, &opts->target, errno, errbuf, sizeof(errbuf));
+		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
+		return -1;
+	}
+	fprobe_probes__print_summary(probes, "attached");
+	/* as opened: perf may leave out what the kernel does not know */
+	rec->time_pos = fprobe__time_pos(rec->evlist);
+	if (evlist__mmap(rec->evlist, opts->mmap_pages) < 0) {
+		pr_err("failed to mmap the ring buffers: %s\n",
+		       str_error_r(errno, errbuf, sizeof(errbuf)));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Where the records of @rec go: the live output (the machine of its
+ * symbols and comms, synthesized), or the session of @output, its header
+ * and the synthesized events written. Return: 0, -1 with the error printed.
+ */
+static int fprobe_recorder__start_output(struct fprobe_recorder *rec, const char *output,
+					 struct target *target,
+					 enum fprobe_call_graph call_graph)
+{
+	struct fprobe_live *live = rec->live;
+
+	perf_tool__init(&rec->tool, /*ordered_events=*/false);
+	symbol__init(NULL);
+	if (live) {
+		/* no file: the symbols and comms of the calls, in live's machine */
+		rec->machine = live->machine;
+		if (fprobe_recorder__synthesize(rec, target, call_graph) < 0) {
+			pr_err("failed to set up the live output\n");
+			return -1;
+		}
+		if (live->start)
+			live->start(live);
+		return 0;
+	}
+	rec->session = perf_session__new(&rec->data, &rec->tool);
+	if (IS_ERR(rec->session)) {
+		pr_err("failed to create %s\n", output);
+		rec->session = NULL;
+		return -1;
+	}
+	rec->wbuf = malloc(FPROBE_WRITE_BUF);
+	if (!rec->wbuf) {
+		pr_err("failed to allocate the write buffer of %s\n", output);
+		return -1;
+	}
+	rec->session->evlist = rec->evlist;
+	rec->machine = &rec->session->machines.host;
+	perf_session__set_id_hdr_size(rec->session);
+	fprobe_recorder__init_features(rec);
+	if (perf_session__write_header(rec->session, rec->evlist, perf_data__fd(&rec->data),
+				       false) < 0 ||
+	    fprobe_recorder__synthesize(rec, target, call_graph) < 0) {
+		pr_err("failed to write the header of %s\n", output);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Enable the events of @rec, start the workload, and read the records
+ * until it ends, the tasks of -p or -t exit, Ctrl-C or --duration; then
+ * disable the events and read the rest, and the lost counts into
+ * *@nr_lost. Return: 0, -1 with the error printed (the events disabled).
+ */
+static int fprobe_recorder__run(struct fprobe_recorder *rec,
+				const struct fprobe_record_opts *ropts,
+				struct target *target, int argc, const char **argv,
+				u64 *nr_lost)
+{
+	char errbuf[BUFSIZ];
+
+	if (ropts->duration > 0)
+		alarm(ropts->duration);
+	/*
+	 * As perf record: the events of a task are enabled at its exec, the
+	 * others (-A, -C, -p) here, also with a command
+	 */
+	if (!target__none(target))
+		evlist__enable(rec->evlist);
+	if (argc)
+		evlist__start_workload(rec->evlist);
+
+	while (!fprobe_done && !(ropts->interrupted && *ropts->interrupted)) {
+		u64 before = rec->bytes;
+
+		if (fprobe_recorder__drain(rec) < 0)
+			goto out_disable;
+		if (rec->live)
+			fflush(stdout);
+		if (rec->bytes != before)
+			continue;
+		evlist__poll(rec->evlist, 100);
+		/* -p: the tasks are gone when all their events hung up */
+		if (fprobe__hung_up(rec->evlist))
+			fprobe_done = 1;
+	}
+	alarm(0);
+	if (fprobe_exec_errno) {
+		pr_err("failed to run %s: %s\n", argv[0],
+		       str_error_r(fprobe_exec_errno, errbuf, sizeof(errbuf)));
+		goto out_disable;
+	}
+	evlist__disable(rec->evlist);
+	if (fprobe_recorder__drain(rec) < 0 ||
+	    fprobe_recorder__lost(rec, nr_lost) < 0)
+		return -1;
+	return 0;
+
+out_disable:
+	evlist__disable(rec->evlist);
+	return -1;
+}
+
+/*
+ * The end of a recording of @rec: the lost count of the live output, or the
+ * rest of @output written, with its final header. Return: 0, -1 with the
+ * error printed.
+ */
+static int fprobe_recorder__finish(struct fprobe_recorder *rec, const char *output,
+				   u64 nr_lost)
+{
+	if (rec->live) {
+		fflush(stdout);
+		/*
+		 * The lost count of each event counts the records its ring
+		 * buffer lost too, which the PERF_RECORD_LOSTs read so far
+		 * counted: the larger of the two
+		 */
+		rec->live->nr_lost = max(rec->live->nr_lost, nr_lost);
+		return 0;
+	}
+	if (fprobe_recorder__flush(rec) < 0)
+		return -1;
+	rec->session->header.data_size = rec->bytes;
+	if (perf_session__write_header(rec->session, rec->evlist, perf_data__fd(&rec->data),
+				       true) < 0) {
+		pr_err("failed to finish %s\n", output);
+		return -1;
+	}
+	pr_info("perf fprobe: %" PRIu64 " bytes written to %s", rec->bytes, output);
+	if (nr_lost)
+		pr_info(", %" PRIu64 " records LOST", nr_lost);
+	pr_info("\n");
+	return 0;
+}
+
+/* End the workload of @rec if it runs, close and free what @rec holds */
+static void fprobe_recorder__close(struct fprobe_recorder *rec, int argc)
+{
+	struct evsel *evsel;
+
+	if (argc && rec->evlist->workload.pid > 0) {
+		int status;
+
+		/* stopped by Ctrl-C, --duration or an error: end it, as perf record does */
+		if (!fprobe_child_done)
+			kill(rec->evlist->workload.pid, SIGTERM);
+		waitpid(rec->evlist->workload.pid, &status, 0);
+	}
+	evlist__close(rec->evlist);
+	if (rec->session) {
+		rec->session->evlist = NULL;
+		perf_session__delete(rec->session);
+	}
+	evlist__for_each_entry(rec->evlist, evsel) {
+		if (rec->live && rec->live->evsel_delete)
+			rec->live->evsel_delete(rec->live, evsel);
+	}
+	evlist__delete(rec->evlist);
+	free(rec->wbuf);
+}
+
 /**
  * fprobe_pmu__record - record the fprobe PMU events of the probes
  * @probes: the probes, prepared, their filters set (fprobe_pmu__set_filters())
@@ -1118,11 +1357,8 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 		},
 		.live	= live,
 	};
-	struct fprobe_probe *probe;
-	struct evsel *evsel;
-	char errbuf[BUFSIZ];
 	u64 nr_lost = 0;
-	int fd = -1, ret = -1;
+	int ret = -1;
 
 	fprobe_done = 0;
 	fprobe_child_done = 0;
@@ -1130,188 +1366,14 @@ int fprobe_pmu__record(struct fprobe_probes *probes, const struct fprobe_record_
 	rec.evlist = evlist__new();
 	if (!rec.evlist)
 		return -1;
-	/* a probe whose functions were all skipped has no event */
-	list_for_each_entry(probe, &probes->list, list) {
-		if (probe->nr_funcs &&
-		    fprobe__add_pmu_evsel(probes, ropts, probe, rec.evlist) < 0)
-			goto out_delete_evlist;
-	}
-	opts.target.uses_mmap = true;
-	opts.target.default_per_cpu = true;
-	if (evlist__create_maps(rec.evlist, &opts.target) < 0) {
-		pr_err("failed to create the CPU and thread maps\n");
-		goto out_delete_evlist;
-	}
-	evlist__config(rec.evlist, &opts, &callchain);
-	/*
-	 * --call-graph dwarf: the maps of data too. perf's unwinder reads the
-	 * CFI table (.eh_frame_hdr) of a library through the map of its
-	 * address, in the read-only segment after the code: without it, no
-	 * frame is found beyond the first one in the C library.
-	 */
-	if (ropts->call_graph == FPROBE_CALL_GRAPH_DWARF) {
-		evlist__for_each_entry(rec.evlist, evsel) {
-			if (evsel->tracking)
-				evsel->core.attr.mmap_data = 1;
-		}
-	}
-
-	signal(SIGCHLD, fprobe__sig_done);
-	signal(SIGINT, fprobe__sig_done);
-	signal(SIGTERM, fprobe__sig_done);
-	signal(SIGALRM, fprobe__sig_done);
-	if (argc && evlist__prepare_workload(rec.evlist, &opts.target, argv,
-					     false, fprobe__exec_failed) < 0) {
-		pr_err("failed to start the workload %s\n", argv[0]);
-		goto out_delete_evlist;
-	}
-
-	if (evlist__open(rec.evlist) < 0) {
-		evsel = evlist__first(rec.evlist);
-		if (errno == E2BIG) {
-			pr_err("failed to open the fprobe PMU events: %s\n",
-			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
-			goto out_close;
-		}
-		if (errno == EACCES && fprobe_probes__reads_memory(probes)) {
-			pr_err("failed to open the fprobe PMU events: %s\n",
-			       "a fetch argument that follows a pointer or reads a string reads memory, which needs CAP_PERFMON and CAP_BPF (or root): run with both, or fetch only parameters (PARAM or PARAM:TYPE, from their registers)");
-			goto out_close;
-		}
-		evsel__open_strerror(evsel, &opts.target, errno, errbuf, sizeof(errbuf));
-		pr_err("failed to open the fprobe PMU events: %s\n", errbuf);
-		goto out_close;
-	}
-	fprobe_probes__print_summary(probes, "attached");
-	/* as opened: perf may leave out what the kernel does not know */
-	rec.time_pos = fprobe__time_pos(rec.evlist);
-	if (evlist__mmap(rec.evlist, opts.mmap_pages) < 0) {
-		pr_err("failed to mmap the ring buffers: %s\n",
-		       str_error_r(errno, errbuf, sizeof(errbuf)));
-		goto out_close;
-	}
-
-	perf_tool__init(&rec.tool, /*ordered_events=*/false);
-	symbol__init(NULL);
-	if (live) {
-		/* no file: the symbols and comms of the calls, in live's machine */
-		rec.machine = live->machine;
-		if (fprobe_recorder__synthesize(&rec, &opts.target, ropts->call_graph) < 0) {
-			pr_err("failed to set up the live output\n");
-			goto out_close;
-		}
-		if (live->start)
-			live->start(live);
-		goto start;
-	}
-	rec.session = perf_session__new(&rec.data, &rec.tool);
-	if (IS_ERR(rec.session)) {
-		pr_err("failed to create %s\n", output);
-		rec.session = NULL;
-		goto out_close;
-	}
-	rec.wbuf = malloc(FPROBE_WRITE_BUF);
-	if (!rec.wbuf) {
-		pr_err("failed to allocate the write buffer of %s\n", output);
-		goto out_close;
-	}
-	fd = perf_data__fd(&rec.data);
-	rec.session->evlist = rec.evlist;
-	rec.machine = &rec.session->machines.host;
-	perf_session__set_id_hdr_size(rec.session);
-	fprobe_recorder__init_features(&rec);
-	if (perf_session__write_header(rec.session, rec.evlist, fd, false) < 0 ||
-	    fprobe_recorder__synthesize(&rec, &opts.target, ropts->call_graph) < 0) {
-		pr_err("failed to write the header of %s\n", output);
-		goto out_close;
-	}
-
-start:
-	if (ropts->duration > 0)
-		alarm(ropts->duration);
-	/*
-	 * As perf record: the events of a task are enabled at its exec, the
-	 * others (-A, -C, -p) here, also with a command
-	 */
-	if (!target__none(&opts.target))
-		evlist__enable(rec.evlist);
-	if (argc)
-		evlist__start_workload(rec.evlist);
-
-	while (!fprobe_done && !(ropts->interrupted && *ropts->interrupted)) {
-		u64 before = rec.bytes;
-
-		if (fprobe_recorder__drain(&rec) < 0)
-			goto out_disable;
-		if (live)
-			fflush(stdout);
-		if (rec.bytes != before)
-			continue;
-		evlist__poll(rec.evlist, 100);
-		/* -p: the tasks are gone when all their events hung up */
-		if (fprobe__hung_up(rec.evlist))
-			fprobe_done = 1;
-	}
-	alarm(0);
-	if (fprobe_exec_errno) {
-		pr_err("failed to run %s: %s\n", argv[0],
-		       str_error_r(fprobe_exec_errno, errbuf, sizeof(errbuf)));
-		goto out_disable;
-	}
-	evlist__disable(rec.evlist);
-	if (fprobe_recorder__drain(&rec) < 0 ||
-	    fprobe_recorder__lost(&rec, &nr_lost) < 0)
-		goto out_close;
-
-	if (live) {
-		fflush(stdout);
-		/*
-		 * The lost count of each event counts the records its ring
-		 * buffer lost too, which the PERF_RECORD_LOSTs read so far
-		 * counted: the larger of the two
-		 */
-		live->nr_lost = max(live->nr_lost, nr_lost);
-		ret = 0;
-		goto out_close;
-	}
-	if (fprobe_recorder__flush(&rec) < 0)
-		goto out_close;
-	rec.session->header.data_size = rec.bytes;
-	if (perf_session__write_header(rec.session, rec.evlist, fd, true) < 0) {
-		pr_err("failed to finish %s\n", output);
-		goto out_close;
-	}
-	pr_info("perf fprobe: %" PRIu64 " bytes written to %s", rec.bytes, output);
-	if (nr_lost)
-		pr_info(", %" PRIu64 " records LOST", nr_lost);
-	pr_info("\n");
+	if (fprobe_recorder__open(&rec, probes, ropts, &opts, &callchain, argc, argv) < 0 ||
+	    fprobe_recorder__start_output(&rec, output, &opts.target, ropts->call_graph) < 0 ||
+	    fprobe_recorder__run(&rec, ropts, &opts.target, argc, argv, &nr_lost) < 0 ||
+	    fprobe_recorder__finish(&rec, output, nr_lost) < 0)
+		goto out;
 	ret = 0;
-	goto out_close;
-
-out_disable:
-	evlist__disable(rec.evlist);
-	goto out_close;
-out_close:
-	if (argc && rec.evlist->workload.pid > 0) {
-		int status;
-
-		/* stopped by Ctrl-C, --duration or an error: end it, as perf record does */
-		if (!fprobe_child_done)
-			kill(rec.evlist->workload.pid, SIGTERM);
-		waitpid(rec.evlist->workload.pid, &status, 0);
-	}
-	evlist__close(rec.evlist);
-	if (rec.session) {
-		rec.session->evlist = NULL;
-		perf_session__delete(rec.session);
-	}
-out_delete_evlist:
-	evlist__for_each_entry(rec.evlist, evsel) {
-		if (live && live->evsel_delete)
-			live->evsel_delete(live, evsel);
-	}
-	evlist__delete(rec.evlist);
-	free(rec.wbuf);
+out:
+	fprobe_recorder__close(&rec, argc);
 	return ret;
 }
 

@@ -488,6 +488,19 @@ static void fr_node__free(void *val)
 	free(node);
 }
 
+const char *fprobe_report__sort_keys(void)
+{
+	static char keys[64];
+	size_t i, len = 0;
+
+	if (keys[0])
+		return keys;
+	for (i = 0; i < ARRAY_SIZE(fr_sort_names); i++)
+		len += scnprintf(keys + len, sizeof(keys) - len, "%s%s", i ? ", " : "",
+				 fr_sort_names[i]);
+	return keys;
+}
+
 bool fprobe_report__sort_key_valid(const char *sort)
 {
 	size_t i;
@@ -506,7 +519,7 @@ bool fprobe_report__sort_key_valid(const char *sort)
  * @opts: filters and sort order; NULL for the defaults
  *
  * Return: the report, or NULL with errno set to EINVAL for an unknown sort
- * key (see FPROBE_REPORT_SORT_KEYS), a negative max_depth or nr_tids or
+ * key (see fprobe_report__sort_keys()), a negative max_depth or nr_tids or
  * nr_times, or a list that is NULL with a non-zero number,
  * or to ENOMEM.
  */
@@ -1647,133 +1660,6 @@ static const char fr_svg_style[] =
 "\t.hide { display: none; }\n"
 "</style>\n";
 
-/*
- * Zoom: a click on a frame lays out its subtree over the whole width and
- * stretches its ancestors; "Reset Zoom" returns to the whole graph. Search
- * (the button, Ctrl-F or F3): frames whose name matches a regular
- * expression turn magenta, and the share of the time they cover (nested
- * matches counted once) is shown.
- */
-static const char fr_svg_script[] =
-"<script type=\"text/ecmascript\"><![CDATA[\n"
-"\"use strict\";\n"
-"var W = %d, XPAD = %d, CW = %.2f, frames, details, unzoombtn, searchbtn, matchedtxt;\n"
-"var rootw = 0, searching = false;\n"
-"function init(evt) {\n"
-"\tframes = document.querySelectorAll(\"g.f\");\n"
-"\tdetails = document.getElementById(\"details\").firstChild;\n"
-"\tunzoombtn = document.getElementById(\"unzoom\");\n"
-"\tsearchbtn = document.getElementById(\"search\");\n"
-"\tmatchedtxt = document.getElementById(\"matched\");\n"
-"\tfor (var i = 0; i < frames.length; i++) {\n"
-"\t\tvar g = frames[i];\n"
-"\t\tif (num(g, \"l\") == 0)\n"
-"\t\t\trootw = num(g, \"w\");\n"
-"\t\tg.addEventListener(\"click\", function () { zoom(this); });\n"
-"\t\tg.addEventListener(\"mouseover\", function () {\n"
-"\t\t\tdetails.nodeValue = this.getElementsByTagName(\"title\")[0].textContent;\n"
-"\t\t});\n"
-"\t\tg.addEventListener(\"mouseout\", function () { details.nodeValue = \" \"; });\n"
-"\t}\n"
-"\tunzoombtn.addEventListener(\"click\", unzoom);\n"
-"\tsearchbtn.addEventListener(\"click\", search_prompt);\n"
-"\tmatchedtxt.addEventListener(\"click\", reset_search);\n"
-"\twindow.addEventListener(\"keydown\", function (e) {\n"
-"\t\tif (e.keyCode === 114 || (e.ctrlKey && e.keyCode === 70)) {\n"
-"\t\t\te.preventDefault();\n"
-"\t\t\tsearch_prompt();\n"
-"\t\t}\n"
-"\t});\n"
-"}\n"
-"function num(g, a) { return Number(g.getAttribute(\"data-\" + a)); }\n"
-"function label(name, w) {\n"
-"\tvar fit = Math.floor((w - 6) / CW);\n"
-"\tif (fit < 3)\n"
-"\t\treturn \"\";\n"
-"\treturn name.length <= fit ? name : name.substring(0, fit - 2) + \"..\";\n"
-"}\n"
-"function layout(s, w, l) {\n"
-"\tfor (var i = 0; i < frames.length; i++) {\n"
-"\t\tvar g = frames[i], gs = num(g, \"s\"), gw = num(g, \"w\"), gl = num(g, \"l\");\n"
-"\t\tvar r = g.getElementsByTagName(\"rect\")[0], t = g.getElementsByTagName(\"text\")[0];\n"
-"\t\tvar x, fw;\n"
-"\t\tg.classList.remove(\"anc\");\n"
-"\t\tif (gl < l && gs <= s && gs + gw >= s + w) {\n"
-"\t\t\tx = XPAD;\n"
-"\t\t\tfw = W - 2 * XPAD;\n"
-"\t\t\tg.classList.add(\"anc\");\n"
-"\t\t} else if (gl >= l && gs >= s && gs + gw <= s + w) {\n"
-"\t\t\tx = XPAD + (gs - s) / w * (W - 2 * XPAD);\n"
-"\t\t\tfw = gw / w * (W - 2 * XPAD);\n"
-"\t\t} else {\n"
-"\t\t\tg.classList.add(\"hide\");\n"
-"\t\t\tcontinue;\n"
-"\t\t}\n"
-"\t\tg.classList.remove(\"hide\");\n"
-"\t\tr.setAttribute(\"x\", x.toFixed(2));\n"
-"\t\tr.setAttribute(\"width\", fw.toFixed(2));\n"
-"\t\tt.setAttribute(\"x\", (x + 3).toFixed(2));\n"
-"\t\tt.textContent = label(g.getAttribute(\"data-n\"), fw);\n"
-"\t}\n"
-"}\n"
-"function zoom(g) {\n"
-"\tif (num(g, \"w\") <= 0)\n"
-"\t\treturn;\n"
-"\tlayout(num(g, \"s\"), num(g, \"w\"), num(g, \"l\"));\n"
-"\tunzoombtn.classList.remove(\"hide\");\n"
-"}\n"
-"function unzoom() {\n"
-"\tlayout(0, rootw, 0);\n"
-"\tunzoombtn.classList.add(\"hide\");\n"
-"}\n"
-"function search_prompt() {\n"
-"\tvar term = prompt(\"Search for (regular expression):\", \"\");\n"
-"\tif (term)\n"
-"\t\tsearch(term);\n"
-"}\n"
-"function reset_search() {\n"
-"\tfor (var i = 0; i < frames.length; i++) {\n"
-"\t\tvar r = frames[i].getElementsByTagName(\"rect\")[0];\n"
-"\t\tif (r.hasAttribute(\"data-fill\")) {\n"
-"\t\t\tr.setAttribute(\"fill\", r.getAttribute(\"data-fill\"));\n"
-"\t\t\tr.removeAttribute(\"data-fill\");\n"
-"\t\t}\n"
-"\t}\n"
-"\tmatchedtxt.firstChild.nodeValue = \" \";\n"
-"\tsearchbtn.firstChild.nodeValue = \"Search\";\n"
-"\tsearching = false;\n"
-"}\n"
-"function search(term) {\n"
-"\tvar re, spans = [], covered = 0, end = -1;\n"
-"\ttry {\n"
-"\t\tre = new RegExp(term);\n"
-"\t} catch (e) {\n"
-"\t\talert(\"bad regular expression: \" + e.message);\n"
-"\t\treturn;\n"
-"\t}\n"
-"\treset_search();\n"
-"\tfor (var i = 0; i < frames.length; i++) {\n"
-"\t\tvar g = frames[i], r = g.getElementsByTagName(\"rect\")[0];\n"
-"\t\tif (num(g, \"l\") == 0 || !re.test(g.getAttribute(\"data-n\")))\n"
-"\t\t\tcontinue;\n"
-"\t\tr.setAttribute(\"data-fill\", r.getAttribute(\"fill\"));\n"
-"\t\tr.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
-"\t\tspans.push([num(g, \"s\"), num(g, \"s\") + num(g, \"w\")]);\n"
-"\t}\n"
-"\tspans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
-"\tfor (var j = 0; j < spans.length; j++) {\n"
-"\t\tvar from = Math.max(spans[j][0], end);\n"
-"\t\tif (spans[j][1] > from)\n"
-"\t\t\tcovered += spans[j][1] - from;\n"
-"\t\tend = Math.max(end, spans[j][1]);\n"
-"\t}\n"
-"\tsearching = true;\n"
-"\tsearchbtn.firstChild.nodeValue = \"Search: \" + term;\n"
-"\tmatchedtxt.firstChild.nodeValue = \"Matched: \" +\n"
-"\t\t(rootw ? (100 * covered / rootw).toFixed(1) : \"0.0\") + \"%% (click to reset)\";\n"
-"}\n"
-"]]></script>\n";
-
 /**
  * fprobe_report__write_svg - write a flame graph as a self-contained SVG
  * @rep: the finished report
@@ -1807,7 +1693,11 @@ int fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *ti
 		SVG_WIDTH, svg.img_height, SVG_WIDTH, svg.img_height);
 	fprintf(fp, " onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\">\n");
 	fputs(fr_svg_style, fp);
-	fprintf(fp, fr_svg_script, SVG_WIDTH, SVG_XPAD, SVG_CHAR_W);
+	/* The script, and the layout it needs (util/fprobe-flamegraph.js) */
+	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n\"use strict\";\n");
+	fprintf(fp, "var W = %d, XPAD = %d, CW = %.2f;\n", SVG_WIDTH, SVG_XPAD, SVG_CHAR_W);
+	fputs(fprobe_flamegraph_js, fp);
+	fprintf(fp, "]]></script>\n");
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 		SVG_WIDTH, svg.img_height, "rgb(250,250,245)");
 	fprintf(fp, "<text id=\"title\" x=\"%d\" y=\"24\">", SVG_WIDTH / 2);

@@ -24,10 +24,9 @@ struct fprobe_report_opts {
 	bool		keep_calls;
 };
 
-/* The keys opts->sort takes, for an error message */
-#define FPROBE_REPORT_SORT_KEYS	"total, self, avg, max, count, p99, name"
-
 bool fprobe_report__sort_key_valid(const char *sort);
+/* The keys opts->sort takes, the default first, as "total, self, ..." */
+const char *fprobe_report__sort_keys(void);
 /* Whether @call is of a thread of opts->tids and ends in a range of opts->times */
 bool fprobe_report_opts__selects(const struct fprobe_report_opts *opts,
 				 const struct fprobe_call *call);
@@ -59,5 +58,8 @@ typedef int (*fprobe_report_call_fn)(u64 cookie, int level, void *arg);
 int  fprobe_report__walk_calls(struct fprobe_report *rep, fprobe_report_call_fn fn,
 			       void *arg);
 void fprobe_report__delete(struct fprobe_report *rep);
+
+/* The script of the SVG flame graphs, util/fprobe-flamegraph.js (util/Build) */
+extern const char fprobe_flamegraph_js[];
 
 #endif /* __PERF_FPROBE_REPORT_H */

@@ -35,14 +35,15 @@
  * as an argument of an fprobe event on a function entry
  * (Documentation/trace/fprobetrace.rst), and parsed and read by the same
  * code: [NAME=]FETCHARG[:TYPE], with $argN, $stack, $stackN, $comm, @SYM,
- * immediates, [+|-][u]OFFS(FETCHARG), and every type of the probe events
- * (u8..u64, s8..s64, x8..x64, char, string, ustring, symbol, symstr,
- * bitfields, arrays). BTF names are not taken: the functions are many.
- * The values are in the entry records (FPROBE_PMU_CONFIG_ENTRY, which a
- * filter with fetch arguments requires), in their fetch area. A fetch
- * argument that reads memory (anything but an argument register, $stack,
- * an immediate or $comm) needs CAP_PERFMON and CAP_BPF, or CAP_SYS_ADMIN;
- * else the open is -EACCES.
+ * immediates, [+|-][u]OFFS(FETCHARG), and the types of the probe events
+ * (u8..u64, s8..s64, x8..x64, char, string, ustring, symbol, bitfields,
+ * arrays) but symstr. BTF names are not taken: the functions are many.
+ * As in probe events, a kernel read of a user address reads the current
+ * task's user memory where the two do not overlap. The values are in the
+ * entry records (FPROBE_PMU_CONFIG_ENTRY, which a filter with fetch
+ * arguments requires), in their fetch area. A fetch argument that reads
+ * memory (anything but $arg1..$arg6, $stack, an immediate or $comm) needs
+ * CAP_PERFMON and CAP_BPF, or CAP_SYS_ADMIN; else the open is -EACCES.
  */
 #define FPROBE_PMU_MAX_FETCH		8
 /* The longest string a fetch argument gives, its NUL included */
@@ -128,7 +129,9 @@ enum fprobe_pmu_record_type {
  * zeroes up to the end of the area. A value that could not be read is 0,
  * a string that could not be read has length 0, and the argument's
  * FPROBE_PMU_FETCH_FAULT bit is set in @fetch_flags (an empty string of
- * user memory has length 0 too, without the bit, as trace_probe reads it).
+ * user memory has length 0 too, without the bit, as trace_probe reads it;
+ * so has an element of an array that could not be read, the array's
+ * other elements read).
  */
 struct fprobe_pmu_record {
 	__u16	size;		/* bytes in the record, @args included */
