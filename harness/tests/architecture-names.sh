@@ -27,7 +27,7 @@ while IFS= read -r n; do
 		f=${n%"()"}
 		in_tree "$f" || fail "ARCHITECTURE.md names $n, which is not in the tree"
 		nf=$((nf + 1)) ;;
-	*/*.[chS]|*/*.md|*/*.rst|*/*.sh|harness/*|*.[ch])
+	*/*.[chS]|*/*.js|*/*.md|*/*.rst|*/*.sh|harness/*|*.[ch])
 		# a file: of the tree, of perf (util/...), or of the repository
 		p=${n%% *}
 		# (a glob: one file matches it)
