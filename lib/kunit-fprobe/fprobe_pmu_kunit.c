@@ -834,7 +834,7 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	memset(cap, 0, sizeof(*cap));
 	spin_lock_init(&cap->lock);
 	scnprintf(filter, 512,
-		  "fprobe_pmu_kunit_fetch;$comm @fetch_ptr:x64 \\0x1234:u16 +%zu($arg1):u8[3] +%zu($arg1):b4@0/32 tag=+%zu($arg1):string",
+		  "fprobe_pmu_kunit_fetch;$comm @fprobe_pmu_kunit_outer:x64 \\0x1234:u16 +%zu($arg1):u8[3] +%zu($arg1):b4@0/32 tag=+%zu($arg1):string",
 		  offsetof(struct fetch_obj, tag), offsetof(struct fetch_obj, a),
 		  offsetof(struct fetch_obj, tag));
 	attr.config1 = user_string(test, 0, filter);
@@ -851,8 +851,9 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, area_u32(area, 0) >> 16, strlen(current->comm) + 1);
 	KUNIT_EXPECT_STREQ(test, (const char *)area + (area_u32(area, 0) & 0xffff),
 			   current->comm);
+	/* @SYM: the memory at a function, which kallsyms always has */
 	KUNIT_EXPECT_EQ(test, get_unaligned((const u64 *)(area + 4)),
-			(u64)(unsigned long)fetch_ptr);
+			get_unaligned((const u64 *)(unsigned long)fprobe_pmu_kunit_outer));
 	KUNIT_EXPECT_EQ(test, get_unaligned((const u16 *)(area + 12)), 0x1234);
 	KUNIT_EXPECT_EQ(test, memcmp(area + 14, "tag", 3), 0);
 	/* bits 0-3 of 0xfeedf00d */
@@ -1076,7 +1077,7 @@ static void fprobe_pmu_test_fetch_caps(struct kunit *test)
 		"fprobe_pmu_kunit_fetch;$arg3:s64 +0($arg2):string",
 		"fprobe_pmu_kunit_fetch;+u0($arg4):u8",
 		"fprobe_pmu_kunit_fetch;+0($arg4):ustring",
-		"fprobe_pmu_kunit_fetch;@fetch_ptr:x64",
+		"fprobe_pmu_kunit_fetch;@fprobe_pmu_kunit_outer:x64",
 		"fprobe_pmu_kunit_fetch;$stack1:x64",
 		"fprobe_pmu_kunit_fetch;$arg7:x64",
 	};
