@@ -3,14 +3,16 @@
  * fprobe_bench_pmu: the fprobe PMU's one-record-per-call path under
  * fprobe_bench (harness/bench/fprobe_bench.c), for make bench.
  *
- *   fprobe_bench_pmu [--count|--callchain|--period N] MS [CALLS]
+ *   fprobe_bench_pmu [--count|--callchain|--period N|--fetch ARGS] MS [CALLS]
  *
  * Opens one fprobe PMU event on fprobe_bench_target for this task (one
  * record per completed call, one argument, IP|TID|TIME|CPU|RAW, with
  * --callchain also the kernel callchain, as perf fprobe records) with a
  * 64 MiB ring buffer (with --period N, a sample every N records rather than
- * every record), runs the "external" case of fprobe_bench for MS
- * milliseconds (or CALLS calls, see fprobe_bench.c), reads the ring buffer, and prints the module's result line
+ * every record; with --fetch ARGS, an entry record per call with the fetch
+ * arguments ARGS and no exit record), runs the "external" case of
+ * fprobe_bench for MS milliseconds (or CALLS calls, see fprobe_bench.c),
+ * reads the ring buffer, and prints the module's result line
  * followed by "records=N lost=N": the samples read, and the records the full
  * buffer lost (PERF_FORMAT_LOST; with nobody reading during the run, perf
  * writes no PERF_RECORD_LOST). Exits 4 when the kernel has no fprobe PMU.
@@ -83,7 +85,8 @@ static int pmu_type(void)
 
 int main(int argc, char **argv)
 {
-	static const char filter[] = "fprobe_bench_target";
+	char filter[FPROBE_PMU_FILTER_MAX] = "fprobe_bench_target";
+	const char *fetch = NULL;
 	struct perf_event_attr attr;
 	char cmd[64], result[512];
 	uint64_t counts[2];	/* value, lost */
@@ -106,6 +109,10 @@ int main(int argc, char **argv)
 		callchain = 1;
 		argv++;
 		argc--;
+	} else if (argc > 2 && !strcmp(argv[1], "--fetch")) {
+		fetch = argv[2];
+		argv += 2;
+		argc -= 2;
 	} else if (argc > 2 && !strcmp(argv[1], "--period")) {
 		period = strtoull(argv[2], &end, 10);
 		if (*end || !*argv[2] || !period)
@@ -119,7 +126,7 @@ int main(int argc, char **argv)
 			argc = 0;
 	}
 	if (argc < 2 || argc > 3 || (ms = atoi(argv[1])) <= 0) {
-		fprintf(stderr, "usage: fprobe_bench_pmu [--count|--callchain|--period N] MS [CALLS]\n");
+		fprintf(stderr, "usage: fprobe_bench_pmu [--count|--callchain|--period N|--fetch ARGS] MS [CALLS]\n");
 		return 2;
 	}
 	type = pmu_type();
@@ -131,6 +138,15 @@ int main(int argc, char **argv)
 	attr.size = sizeof(attr);
 	attr.type = type;
 	attr.config = 1;	/* one argument */
+	if (fetch) {
+		/* the values are the fetch arguments' */
+		attr.config = FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT;
+		if ((size_t)snprintf(filter, sizeof(filter), "fprobe_bench_target; %s",
+				     fetch) >= sizeof(filter)) {
+			fprintf(stderr, "fprobe_bench_pmu: the fetch arguments are too long\n");
+			return 2;
+		}
+	}
 	attr.config1 = (uint64_t)(uintptr_t)filter;
 	if (!counting) {
 		attr.sample_period = period;

@@ -73,6 +73,8 @@ echo "kprobe 1 1" >"$run" 2>/dev/null || kprobe=none
 echo "BENCH info kernel=$kernel arch=$(uname -m) release=$(uname -r) cpus=$(nproc) reps=$reps ms=$ms calls=$calls clock=$clock fprobe=$fprobe kprobe=$kprobe"
 
 # 1. The per-call cost, the cases interleaved within each repetition
+# The fetch arguments of the fprobe-event-fetch and pmu-fetch cases
+fetch='x=$arg1 comm=$comm'
 percall() { # CASE RESULT-LINE: print it as the result of CASE
 	echo "BENCH percall kernel=$kernel clock=$clock rep=$r case=$1 ${2#case=* }"
 }
@@ -95,6 +97,13 @@ for r in $(seq "$reps"); do
 	out=$(run_case external) || die "case fprobe-event-exit failed"
 	short "$out" && die "case fprobe-event-exit reached ${ms} ms before $calls calls: $out"
 	percall fprobe-event-exit "$out"
+	fprobe_event off
+	# An event with fetch arguments: a register and a string, the ones the
+	# PMU case below reads, with trace_probe's code in both
+	fprobe_event on "f:fpbench/target fprobe_bench_target $fetch"
+	out=$(run_case external) || die "case fprobe-event-fetch failed"
+	short "$out" && die "case fprobe-event-fetch reached ${ms} ms before $calls calls: $out"
+	percall fprobe-event-fetch "$out"
 	fprobe_event off
 	if [ -r /sys/bus/event_source/devices/fprobe/type ]; then
 		# The cost of writing a record per call: above the kernel's
@@ -129,6 +138,17 @@ for r in $(seq "$reps"); do
 		*) die "case pmu-period lost records: $out" ;;
 		esac
 		percall pmu-period "$out"
+		# Entry records with the fetch arguments of fprobe-event-fetch
+		echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate
+		out=$("$pmu" --fetch "$fetch" "$ms" "$calls") ||
+			die "fprobe_bench_pmu --fetch failed"
+		echo "$rate" >/proc/sys/kernel/perf_event_max_sample_rate
+		short "$out" && die "case pmu-fetch reached ${ms} ms before $calls calls: $out"
+		case "$out" in
+		*" lost=0"*) ;;
+		*) die "case pmu-fetch lost records: $out" ;;
+		esac
+		percall pmu-fetch "$out"
 		out=$("$pmu" --count "$ms" "$calls") ||
 			die "fprobe_bench_pmu --count failed"
 		short "$out" && die "case pmu-count reached ${ms} ms before $calls calls: $out"

@@ -29,10 +29,12 @@ PERCALL = [
     ("kretprobe", "kretprobe"),
     ("fprobe-event", "fprobe event (tracefs)"),
     ("fprobe-event-exit", "fprobe event + %return"),
+    ("fprobe-event-fetch", "fprobe event, $arg1 and $comm"),
     ("pmu", "fprobe PMU, a record per call"),
     ("pmu-callchain", "fprobe PMU, a record + kernel callchain"),
     ("pmu-period", "fprobe PMU, a sample per 100 records"),
     ("pmu-count", "fprobe PMU, counting"),
+    ("pmu-fetch", "fprobe PMU, an entry record, $arg1 and $comm"),
 ]
 SCALE = ["1", "1000", "10000", "all"]
 KERNELS = ("patched", "base")
@@ -70,6 +72,7 @@ RATIO_PAIRS = (
     ("PMU / bare fprobe entry+exit (patched)", ("patched", "pmu"), ("patched", "fprobe-exit")),
     ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit")),
     ("PMU counting / bare fprobe entry+exit (patched)", ("patched", "pmu-count"), ("patched", "fprobe-exit")),
+    ("PMU fetch / fprobe event fetch (patched)", ("patched", "pmu-fetch"), ("patched", "fprobe-event-fetch")),
 )
 
 # the keys each section's lines must carry
@@ -207,7 +210,7 @@ def check_counts(r, kernel):
     if want is not None and hits + missed < want:
         errors.append(f"{kernel} {case} rep {r['rep']}: {hits} handler runs "
                       f"and {missed} missed for {calls} calls")
-    if case in ("pmu", "pmu-callchain") and int(r["records"]) + int(r["lost"]) != calls:
+    if case in ("pmu", "pmu-callchain", "pmu-fetch") and int(r["records"]) + int(r["lost"]) != calls:
         errors.append(f"{kernel} {case} rep {r['rep']}: {r['records']} records "
                       f"and {r['lost']} lost for {calls} calls")
     if case == "pmu-period" and (int(r["records"]) != calls // 100 or int(r["lost"])):
@@ -239,7 +242,7 @@ def percall_wall(rows, res):
                 s = spread([rate(r) for r in sel])
                 s["ns_per_call"] = spread([int(r["ns"]) / int(r["calls"]) for r in sel])
                 s["missed"] = sum(int(r.get("missed", 0)) for r in sel)
-                if case in ("pmu", "pmu-callchain", "pmu-period"):
+                if case in ("pmu", "pmu-callchain", "pmu-period", "pmu-fetch"):
                     s["records"] = sum(int(r["records"]) for r in sel)
                     s["lost"] = sum(int(r["lost"]) for r in sel)
                 res["percall"][case][k] = s
@@ -316,12 +319,12 @@ def percall_icount(rows, res):
           "a loop (fprobe_bench.ko), in guest\n   instructions (QEMU -icount): "
           "instructions/call added over the bare loop, mean \u00b1spread\n"
           "   ((max-min)/mean) over the repetitions; patched/base of the means")
-    print(f"{'case (instructions/call added)':<34}{'patched':>20}{'base':>20}"
+    print(f"{'case (instructions/call added)':<46}{'patched':>20}{'base':>20}"
           f"{'patched/base':>14}")
     bare, added = {}, {}
     for case, desc in PERCALL:
         res["percall"][case] = {}
-        line = f"{desc if case != 'none' else 'bare loop (instructions/call)':<34}"
+        line = f"{desc if case != 'none' else 'bare loop (instructions/call)':<46}"
         for k in KERNELS:
             sel = select(rows, "percall", kernel=k, case=case)
             for r in sel:
@@ -344,7 +347,7 @@ def percall_icount(rows, res):
                  "added_per_call": mean_spread(add) if add else None,
                  "calls": int(sel[0]["calls"]),
                  "missed": sum(int(r.get("missed", 0)) for r in sel)}
-            if case in ("pmu", "pmu-callchain", "pmu-period"):
+            if case in ("pmu", "pmu-callchain", "pmu-period", "pmu-fetch"):
                 s["records"] = sum(int(r["records"]) for r in sel)
                 s["lost"] = sum(int(r["lost"]) for r in sel)
             res["percall"][case][k] = s
@@ -365,7 +368,7 @@ def percall_icount(rows, res):
             errors.append(f"no ratio {name}")
             continue
         res["ratios"][name] = {"ratio": added[a]["mean"] / added[b]["mean"]}
-        print(f"   {name:<42}{fmt_mean_ratio(added[a], added[b]):>14}")
+        print(f"   {name:<52}{fmt_mean_ratio(added[a], added[b]):>14}")
     # the two fprobes on one function, against the sum of each alone
     for k in KERNELS:
         parts = [added.get((k, c)) for c in ("fprobe-mixed", "fprobe-entry", "fprobe-exit")]
@@ -377,7 +380,7 @@ def percall_icount(rows, res):
         name = f"fprobe-mixed / (entry + entry+exit alone) ({k})"
         both = {"mean": parts[1]["mean"] + parts[2]["mean"]}
         res["ratios"][name] = {"ratio": parts[0]["mean"] / both["mean"]}
-        print(f"   {name:<42}{fmt_mean_ratio(parts[0], both):>14}")
+        print(f"   {name:<52}{fmt_mean_ratio(parts[0], both):>14}")
     return bare
 
 
