@@ -1649,6 +1649,153 @@ static bool test_inherit(void)
 	return true;
 }
 
+#define NR_CHILDREN	1000
+#define CHILD_BATCH	100
+
+/* A child's record: its read() of one byte, in its only thread */
+static bool child_sample_ok(const struct sample *s, uint64_t vfs_read)
+{
+	if (s->tid == s->pid && s->rec.func == vfs_read &&
+	    s->rec.type == FPROBE_PMU_REC_EXIT && s->rec.retval == 1)
+		return true;
+	return failf("record of pid %u tid %u: func %#" PRIx64 ", type %u, retval %" PRIu64,
+		     s->pid, s->tid, s->rec.func, s->rec.type, s->rec.retval);
+}
+
+/*
+ * A scoped, inherited, sampling event on a workload that forks and reaps
+ * NR_CHILDREN children, one after the other, as perf record opens it (an
+ * event per CPU: an inherited task event cannot be mapped): each child
+ * reads one byte with read() (in the scope) and one with pread() (not in
+ * it), then exits. The rings hold one exit record of vfs_read() per
+ * child, made by that child; the counts add the children's up as they
+ * exit. The debug kernel runs it for the exits of tasks that hold a
+ * scope's and an inherited event's state.
+ */
+static bool test_scope_inherit_fork(uint64_t vfs_read)
+{
+	int fd[MAX_CPUS], zfd = -1, i, j, k, n, cpu, ncpus, status;
+	uint64_t count, total = 0, lost = 0, rlost;
+	pid_t pids[CHILD_BATCH], pid;
+	struct ring ring[MAX_CPUS];
+	struct perf_event_attr attr;
+	bool seen[CHILD_BATCH];
+	char old[32] = "";
+	bool ok = false;
+	FILE *f;
+
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus < 1 || ncpus > MAX_CPUS)
+		return failf("%d CPUs", ncpus);
+	/* Records not throttled: the debug kernel lowers the rate itself */
+	f = fopen(MAX_SAMPLE_RATE, "r");
+	if (!f || !fgets(old, sizeof(old), f)) {
+		if (f)
+			fclose(f);
+		return failf("cannot read " MAX_SAMPLE_RATE);
+	}
+	fclose(f);
+	old[strcspn(old, "\n")] = '\0';
+	if (write_file(MAX_SAMPLE_RATE, "100000000"))
+		return failf("cannot write " MAX_SAMPLE_RATE ": %s",
+			     strerror(errno));
+	init_attr(&attr, 0, "vfs_read @*sys_read", 1);
+	attr.inherit = 1;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		fd[cpu] = perf_event_open(&attr, 0, cpu);
+		if (fd[cpu] < 0) {
+			failf("perf_event_open on CPU %d: %s", cpu, strerror(errno));
+			goto out;
+		}
+		if (ring_map(&ring[cpu], fd[cpu])) {
+			failf("mmap on CPU %d: %s", cpu, strerror(errno));
+			close(fd[cpu]);
+			goto out;
+		}
+	}
+	zfd = open("/dev/zero", O_RDONLY);
+	if (zfd < 0) {
+		failf("/dev/zero: %s", strerror(errno));
+		goto out;
+	}
+	for (k = 0; k < ncpus; k++)
+		ioctl(fd[k], PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < NR_CHILDREN; i += CHILD_BATCH) {
+		for (j = 0; j < CHILD_BATCH; j++) {
+			pid = fork();
+			if (pid < 0) {
+				failf("fork: %s", strerror(errno));
+				goto out;
+			}
+			if (!pid)
+				_exit(read(zfd, zbuf, 1) == 1 &&
+				      pread(zfd, zbuf, 1, 0) == 1 ? 0 : 1);
+			pids[j] = pid;
+			seen[j] = false;
+			if (waitpid(pid, &status, 0) != pid ||
+			    !WIFEXITED(status) || WEXITSTATUS(status)) {
+				failf("child %d failed", i + j);
+				goto out;
+			}
+		}
+		/* Each child's record, once, in the ring of any CPU */
+		for (k = 0; k < ncpus; k++) {
+			n = ring_read(&ring[k], samples, ARRAY_SIZE(samples), &rlost);
+			if (n < 0)
+				goto out;
+			if (rlost) {
+				failf("children %d-%d: %" PRIu64 " lost on CPU %d",
+				      i, i + CHILD_BATCH - 1, rlost, k);
+				goto out;
+			}
+			while (n--) {
+				const struct sample *s = &samples[n];
+
+				if (!child_sample_ok(s, vfs_read))
+					goto out;
+				for (j = 0; j < CHILD_BATCH; j++)
+					if (s->pid == (uint32_t)pids[j])
+						break;
+				if (j == CHILD_BATCH || seen[j]) {
+					failf("children %d-%d: %s record of pid %u",
+					      i, i + CHILD_BATCH - 1,
+					      j < CHILD_BATCH ? "a second" : "a stray",
+					      s->pid);
+					goto out;
+				}
+				seen[j] = true;
+			}
+		}
+		for (j = 0; j < CHILD_BATCH; j++)
+			if (!seen[j]) {
+				failf("child %d (pid %d): no record", i + j, pids[j]);
+				goto out;
+			}
+	}
+	for (k = 0; k < ncpus; k++) {
+		ioctl(fd[k], PERF_EVENT_IOC_DISABLE, 0);
+		if (read_count(fd[k], &count, &lost) || lost) {
+			failf("read of the event on CPU %d: %s, %" PRIu64 " lost",
+			      k, strerror(errno), lost);
+			goto out;
+		}
+		total += count;
+	}
+	if (total != NR_CHILDREN)
+		failf("count %" PRIu64 ", %d children", total, NR_CHILDREN);
+	else
+		ok = true;
+out:
+	if (zfd >= 0)
+		close(zfd);
+	while (cpu--) {
+		ring_unmap(&ring[cpu]);
+		close(fd[cpu]);
+	}
+	write_file(MAX_SAMPLE_RATE, old);
+	return ok;
+}
+
 /* Run on CPU 0 only, the affinity before saved in @old */
 static bool pin_to_cpu0(cpu_set_t *old)
 {
@@ -2402,6 +2549,7 @@ int main(int argc, char **argv)
 	report("noexit", test_noexit());
 	report("counting", test_counting());
 	report("inherit", test_inherit());
+	report("scope-inherit-fork", test_scope_inherit_fork(vfs_read));
 	report("cpu-event", test_cpu_event());
 	report("module", test_module());
 	report("exclude-opener", test_exclude_opener());
