@@ -3,14 +3,18 @@
  * fprobe_bench_pmu: the fprobe PMU's one-record-per-call path under
  * fprobe_bench (harness/bench/fprobe_bench.c), for make bench.
  *
- *   fprobe_bench_pmu [--count|--callchain|--period N|--fetch ARGS] MS [CALLS]
+ *   fprobe_bench_pmu [--count|--callchain|--period N|--fetch ARGS|
+ *                     --tracepoint GROUP/EVENT[,GROUP/EVENT]] MS [CALLS]
  *
  * Opens one fprobe PMU event on fprobe_bench_target for this task (one
  * record per completed call, one argument, IP|TID|TIME|CPU|RAW, with
  * --callchain also the kernel callchain, as perf fprobe records) with a
  * 64 MiB ring buffer (with --period N, a sample every N records rather than
  * every record; with --fetch ARGS, an entry record per call with the fetch
- * arguments ARGS and no exit record), runs the "external" case of
+ * arguments ARGS and no exit record; with --tracepoint, one or two trace
+ * events (an fprobe event and its %return event) through perf's tracepoint
+ * PMU instead, a sample per event with the same sample type into the one
+ * ring buffer, as perf record -e takes them), runs the "external" case of
  * fprobe_bench for MS milliseconds (or CALLS calls, see fprobe_bench.c),
  * reads the ring buffer, and prints the module's result line
  * followed by "records=N lost=N": the samples read, and the records the full
@@ -69,6 +73,23 @@ static void drain(void)
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/* The id of the trace event GROUP/EVENT, -1 without it */
+static long long tracepoint_id(const char *event)
+{
+	char path[256];
+	long long id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", event);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &id) != 1)
+		id = -1;
+	fclose(f);
+	return id;
+}
+
 /* The type of the fprobe PMU, -1 without one */
 static int pmu_type(void)
 {
@@ -86,7 +107,10 @@ static int pmu_type(void)
 int main(int argc, char **argv)
 {
 	char filter[FPROBE_PMU_FILTER_MAX] = "fprobe_bench_target";
-	const char *fetch = NULL;
+	const char *fetch = NULL, *tracepoint = NULL;
+	long long tp_id[2] = { -1, -1 };
+	char tp_name[2][128] = { "", "" };
+	int fd2 = -1, ntp = 0, i;
 	struct perf_event_attr attr;
 	char cmd[64], result[512];
 	uint64_t counts[2];	/* value, lost */
@@ -109,6 +133,10 @@ int main(int argc, char **argv)
 		callchain = 1;
 		argv++;
 		argc--;
+	} else if (argc > 2 && !strcmp(argv[1], "--tracepoint")) {
+		tracepoint = argv[2];
+		argv += 2;
+		argc -= 2;
 	} else if (argc > 2 && !strcmp(argv[1], "--fetch")) {
 		fetch = argv[2];
 		argv += 2;
@@ -126,10 +154,25 @@ int main(int argc, char **argv)
 			argc = 0;
 	}
 	if (argc < 2 || argc > 3 || (ms = atoi(argv[1])) <= 0) {
-		fprintf(stderr, "usage: fprobe_bench_pmu [--count|--callchain|--period N|--fetch ARGS] MS [CALLS]\n");
+		fprintf(stderr, "usage: fprobe_bench_pmu [--count|--callchain|--period N|--fetch ARGS|--tracepoint GROUP/EVENT[,GROUP/EVENT]] MS [CALLS]\n");
 		return 2;
 	}
-	type = pmu_type();
+	if (tracepoint) {
+		ntp = sscanf(tracepoint, "%127[^,],%127s", tp_name[0], tp_name[1]);
+		for (i = 0; i < ntp; i++) {
+			tp_id[i] = tracepoint_id(tp_name[i]);
+			if (tp_id[i] < 0) {
+				fprintf(stderr, "fprobe_bench_pmu: no trace event %s\n",
+					tp_name[i]);
+				return 1;
+			}
+		}
+		if (ntp < 1 || counting) {
+			fprintf(stderr, "fprobe_bench_pmu: bad --tracepoint %s\n", tracepoint);
+			return 2;
+		}
+	}
+	type = tracepoint ? PERF_TYPE_TRACEPOINT : pmu_type();
 	if (type < 0) {
 		fprintf(stderr, "fprobe_bench_pmu: no fprobe PMU in this kernel\n");
 		return 4;
@@ -138,7 +181,11 @@ int main(int argc, char **argv)
 	attr.size = sizeof(attr);
 	attr.type = type;
 	attr.config = 1;	/* one argument */
-	if (fetch) {
+	attr.config1 = (uint64_t)(uintptr_t)filter;
+	if (tracepoint) {
+		attr.config = tp_id[0];
+		attr.config1 = 0;
+	} else if (fetch) {
 		/* the values are the fetch arguments' */
 		attr.config = FPROBE_PMU_CONFIG_ENTRY | FPROBE_PMU_CONFIG_NOEXIT;
 		if ((size_t)snprintf(filter, sizeof(filter), "fprobe_bench_target; %s",
@@ -147,7 +194,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	attr.config1 = (uint64_t)(uintptr_t)filter;
 	if (!counting) {
 		attr.sample_period = period;
 		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -174,6 +220,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	data = (char *)meta + meta->data_offset;
+	if (ntp == 2) {
+		/* The %return event's samples into the same buffer */
+		attr.config = tp_id[1];
+		fd2 = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+		if (fd2 < 0 || ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
+			fprintf(stderr, "fprobe_bench_pmu: %s: %s\n", tp_name[1],
+				strerror(errno));
+			return 1;
+		}
+	}
 run:
 	run = open(RUN_FILE, O_RDWR);
 	if (run < 0) {
@@ -182,8 +238,12 @@ run:
 	}
 	snprintf(cmd, sizeof(cmd), "external %d %llu\n", ms, ncalls);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (fd2 >= 0)
+		ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0);
 	n = write(run, cmd, strlen(cmd));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (fd2 >= 0)
+		ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0);
 	if (n < 0) {
 		fprintf(stderr, "fprobe_bench_pmu: write %s: %s\n", RUN_FILE, strerror(errno));
 		return 1;
@@ -201,6 +261,14 @@ run:
 		return 1;
 	}
 	nlost = counts[1];	/* all of them, PERF_RECORD_LOST or not */
+	if (fd2 >= 0) {
+		if (read(fd2, counts, sizeof(counts)) != sizeof(counts)) {
+			fprintf(stderr, "fprobe_bench_pmu: reading %s: %s\n", tp_name[1],
+				strerror(errno));
+			return 1;
+		}
+		nlost += counts[1];
+	}
 	if (counting) {
 		printf("%.*s count=%llu lost=%llu\n", (int)strcspn(result, "\n"),
 		       result, (unsigned long long)counts[0],

@@ -105,6 +105,25 @@ for r in $(seq "$reps"); do
 	short "$out" && die "case fprobe-event-fetch reached ${ms} ms before $calls calls: $out"
 	percall fprobe-event-fetch "$out"
 	fprobe_event off
+	# The fprobe event and its %return event through perf's tracepoint
+	# PMU, a sample of each per call, as perf record -e takes them (the
+	# events are perf's, not enabled in tracefs)
+	for e in 'f:fpbench/target fprobe_bench_target' \
+		 'f:fpbench/target_ret fprobe_bench_target%return'; do
+		echo "$e" >>"$tr/dynamic_events" || die "dynamic event '$e' refused"
+	done
+	rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+	echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate
+	out=$("$pmu" --tracepoint fpbench/target,fpbench/target_ret "$ms" "$calls") ||
+		die "fprobe_bench_pmu --tracepoint failed"
+	echo "$rate" >/proc/sys/kernel/perf_event_max_sample_rate
+	fprobe_events_remove
+	short "$out" && die "case fprobe-event-exit-perf reached ${ms} ms before $calls calls: $out"
+	case "$out" in
+	*" lost=0"*) ;;
+	*) die "case fprobe-event-exit-perf lost records: $out" ;;
+	esac
+	percall fprobe-event-exit-perf "$out"
 	if [ -r /sys/bus/event_source/devices/fprobe/type ]; then
 		# The cost of writing a record per call: above the kernel's
 		# sample budget (perf_event_max_sample_rate), the records

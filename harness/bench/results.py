@@ -30,6 +30,7 @@ PERCALL = [
     ("fprobe-event", "fprobe event (tracefs)"),
     ("fprobe-event-exit", "fprobe event + %return"),
     ("fprobe-event-fetch", "fprobe event, $arg1 and $comm"),
+    ("fprobe-event-exit-perf", "fprobe event + %return, perf samples"),
     ("pmu", "fprobe PMU, a record per call"),
     ("pmu-callchain", "fprobe PMU, a record + kernel callchain"),
     ("pmu-period", "fprobe PMU, a sample per 100 records"),
@@ -73,6 +74,7 @@ RATIO_PAIRS = (
     ("PMU / fprobe event + %return (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit")),
     ("PMU counting / bare fprobe entry+exit (patched)", ("patched", "pmu-count"), ("patched", "fprobe-exit")),
     ("PMU fetch / fprobe event fetch (patched)", ("patched", "pmu-fetch"), ("patched", "fprobe-event-fetch")),
+    ("PMU / fprobe event + %return through perf (patched)", ("patched", "pmu"), ("patched", "fprobe-event-exit-perf")),
 )
 
 # the keys each section's lines must carry
@@ -213,6 +215,9 @@ def check_counts(r, kernel):
     if case in ("pmu", "pmu-callchain", "pmu-fetch") and int(r["records"]) + int(r["lost"]) != calls:
         errors.append(f"{kernel} {case} rep {r['rep']}: {r['records']} records "
                       f"and {r['lost']} lost for {calls} calls")
+    if case == "fprobe-event-exit-perf" and int(r["records"]) + int(r["lost"]) != 2 * calls:
+        errors.append(f"{kernel} {case} rep {r['rep']}: {r['records']} records "
+                      f"and {r['lost']} lost for {calls} calls, two events")
     if case == "pmu-period" and (int(r["records"]) != calls // 100 or int(r["lost"])):
         errors.append(f"{kernel} pmu-period rep {r['rep']}: {r['records']} samples "
                       f"and {r['lost']} lost for {calls} calls")
@@ -242,7 +247,8 @@ def percall_wall(rows, res):
                 s = spread([rate(r) for r in sel])
                 s["ns_per_call"] = spread([int(r["ns"]) / int(r["calls"]) for r in sel])
                 s["missed"] = sum(int(r.get("missed", 0)) for r in sel)
-                if case in ("pmu", "pmu-callchain", "pmu-period", "pmu-fetch"):
+                if case in ("pmu", "pmu-callchain", "pmu-period", "pmu-fetch",
+                            "fprobe-event-exit-perf"):
                     s["records"] = sum(int(r["records"]) for r in sel)
                     s["lost"] = sum(int(r["lost"]) for r in sel)
                 res["percall"][case][k] = s
@@ -347,7 +353,8 @@ def percall_icount(rows, res):
                  "added_per_call": mean_spread(add) if add else None,
                  "calls": int(sel[0]["calls"]),
                  "missed": sum(int(r.get("missed", 0)) for r in sel)}
-            if case in ("pmu", "pmu-callchain", "pmu-period", "pmu-fetch"):
+            if case in ("pmu", "pmu-callchain", "pmu-period", "pmu-fetch",
+                            "fprobe-event-exit-perf"):
                 s["records"] = sum(int(r["records"]) for r in sel)
                 s["lost"] = sum(int(r["lost"]) for r in sel)
             res["percall"][case][k] = s
