@@ -74,6 +74,7 @@ echo "BENCH info kernel=$kernel arch=$(uname -m) release=$(uname -r) cpus=$(npro
 
 # 1. The per-call cost, the cases interleaved within each repetition
 # The fetch arguments of the fprobe-event-fetch and pmu-fetch cases
+# shellcheck disable=SC2016 # trace_probe's $arg1 and $comm, not the shell's
 fetch='x=$arg1 comm=$comm'
 percall() { # CASE RESULT-LINE: print it as the result of CASE
 	echo "BENCH percall kernel=$kernel clock=$clock rep=$r case=$1 ${2#case=* }"
