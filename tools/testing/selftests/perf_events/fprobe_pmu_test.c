@@ -774,6 +774,24 @@ static int ring_tally(struct ring *r, uint64_t *nr_samples, uint64_t *lost,
 
 static int write_file(const char *path, const char *val);
 
+/* Set perf_event_max_sample_rate to @rate, its value before in @old */
+static bool set_sample_rate(const char *rate, char *old, size_t size)
+{
+	FILE *f = fopen(MAX_SAMPLE_RATE, "r");
+
+	if (!f || !fgets(old, size, f)) {
+		if (f)
+			fclose(f);
+		return failf("cannot read " MAX_SAMPLE_RATE);
+	}
+	fclose(f);
+	old[strcspn(old, "\n")] = '\0';
+	if (write_file(MAX_SAMPLE_RATE, rate))
+		return failf("cannot write " MAX_SAMPLE_RATE ": %s",
+			     strerror(errno));
+	return true;
+}
+
 /*
  * The samples are throttled as a hardware PMU's interrupts are: with
  * perf_event_max_sample_rate at 1, an event takes one sample per tick;
@@ -790,19 +808,9 @@ static bool test_throttle(void)
 	struct ring ring;
 	bool ok = false;
 	int fd, zfd, i;
-	FILE *f;
 
-	f = fopen(MAX_SAMPLE_RATE, "r");
-	if (!f || !fgets(old, sizeof(old), f)) {
-		if (f)
-			fclose(f);
-		return failf("cannot read " MAX_SAMPLE_RATE);
-	}
-	fclose(f);
-	old[strcspn(old, "\n")] = '\0';
-	if (write_file(MAX_SAMPLE_RATE, "1"))
-		return failf("cannot write " MAX_SAMPLE_RATE ": %s",
-			     strerror(errno));
+	if (!set_sample_rate("1", old, sizeof(old)))
+		return false;
 
 	init_attr(&attr, 0, "vfs_read", 1);
 	fd = perf_event_open(&attr, 0, -1);
@@ -1682,23 +1690,13 @@ static bool test_scope_inherit_fork(uint64_t vfs_read)
 	bool seen[CHILD_BATCH];
 	char old[32] = "";
 	bool ok = false;
-	FILE *f;
 
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpus < 1 || ncpus > MAX_CPUS)
 		return failf("%d CPUs", ncpus);
 	/* Records not throttled: the debug kernel lowers the rate itself */
-	f = fopen(MAX_SAMPLE_RATE, "r");
-	if (!f || !fgets(old, sizeof(old), f)) {
-		if (f)
-			fclose(f);
-		return failf("cannot read " MAX_SAMPLE_RATE);
-	}
-	fclose(f);
-	old[strcspn(old, "\n")] = '\0';
-	if (write_file(MAX_SAMPLE_RATE, "100000000"))
-		return failf("cannot write " MAX_SAMPLE_RATE ": %s",
-			     strerror(errno));
+	if (!set_sample_rate("100000000", old, sizeof(old)))
+		return false;
 	init_attr(&attr, 0, "vfs_read @*sys_read", 1);
 	attr.inherit = 1;
 	for (cpu = 0; cpu < ncpus; cpu++) {
