@@ -59,7 +59,6 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
@@ -151,14 +150,13 @@ static u32 fprobe_pmu_gen;
 static atomic_t fprobe_pmu_mod_gen;
 
 /*
- * The most functions one event may attach to: a filter that matches more is
- * -E2BIG. Every attached function costs memory, charged to the opener, and
- * a check on each call of the function; root can raise it.
+ * The most functions one event (or its scope) may attach to: a filter that
+ * matches more is -E2BIG. A fixed bound, as kprobe_multi's
+ * MAX_KPROBE_MULTI_CNT is, on what an event can make fprobe and ftrace
+ * allocate for its functions (the PMU's own memory is charged to the
+ * opener's memory cgroup, their tables are not). Read in caps/max_funcs.
  */
 #define FPROBE_PMU_MAX_FUNCS	65536
-static unsigned int max_funcs = FPROBE_PMU_MAX_FUNCS;
-module_param(max_funcs, uint, 0644);
-MODULE_PARM_DESC(max_funcs, "The most functions one fprobe PMU event may attach to");
 
 /*
  * Scopes. One function graph ops, registered while a probe has a scope, on
@@ -1317,22 +1315,18 @@ static int fprobe_pmu_scope_update(void)
 /*
  * Add the scope of @probe, the functions of @scope (globs), to those of
  * fprobe_pmu_scope_ops: -ENOENT if the globs select no function, -E2BIG
- * past max_funcs, -ENOSPC if no function graph ops is left for the first
+ * past FPROBE_PMU_MAX_FUNCS, -ENOSPC if no function graph ops is left for the first
  * scope (there are 16).
  */
 static int fprobe_pmu_register_scope(struct fprobe_pmu_probe *probe,
-				     const char *scope, unsigned int max)
+				     const char *scope)
 {
 	unsigned long *addrs;
 	int n, ret;
 
-	n = fprobe_ips_from_filter(scope, NULL, max ?: 1, 0, &addrs);
+	n = fprobe_ips_from_filter(scope, NULL, FPROBE_PMU_MAX_FUNCS, 0, &addrs);
 	if (n <= 0)
 		return n ?: -ENOENT;
-	if (n > max) {
-		kvfree(addrs);
-		return -E2BIG;
-	}
 	probe->scope_ips = kmemdup_array(addrs, n, sizeof(*addrs),
 					 GFP_KERNEL_ACCOUNT);
 	kvfree(addrs);
@@ -1391,11 +1385,10 @@ static void fprobe_pmu_unregister(struct fprobe_pmu_probe *probe)
 /*
  * Register the fprobe of @probe on the functions of its filters, after the
  * counting of its scope: -ENOENT if they select none, -E2BIG past
- * max_funcs (fprobe_ips_from_filter())
+ * FPROBE_PMU_MAX_FUNCS (fprobe_ips_from_filter())
  */
 static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 {
-	unsigned int max = READ_ONCE(max_funcs);
 	char *globs, *scope;
 	unsigned long *addrs;
 	int ret;
@@ -1404,7 +1397,7 @@ static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 	if (ret)
 		return ret;
 	if (scope) {
-		ret = fprobe_pmu_register_scope(probe, scope, max);
+		ret = fprobe_pmu_register_scope(probe, scope);
 		kfree(scope);
 		if (ret) {
 			kfree(globs);
@@ -1412,15 +1405,11 @@ static int fprobe_pmu_register(struct fprobe_pmu_probe *probe)
 		}
 	}
 	probe->selective = probe->opener || probe->nr_scope;
-	/* max_funcs 0 lets no function through: the walk stops past one */
-	ret = fprobe_ips_from_filter(globs, probe->notfilter, max ?: 1,
-				     0, &addrs);
+	ret = fprobe_ips_from_filter(globs, probe->notfilter,
+				     FPROBE_PMU_MAX_FUNCS, 0, &addrs);
 	kfree(globs);
 	if (ret > 0) {
-		if (ret > max)
-			ret = -E2BIG;
-		else
-			ret = register_fprobe_ips(&probe->fp, addrs, ret);
+		ret = register_fprobe_ips(&probe->fp, addrs, ret);
 		kvfree(addrs);
 	}
 	if (ret < 0)
@@ -1835,6 +1824,15 @@ static ssize_t max_fetch_show(struct device *dev, struct device_attribute *attr,
 
 static DEVICE_ATTR_RO(max_fetch);
 
+/* caps/max_funcs: the most functions an event, or its scope, attaches to */
+static ssize_t max_funcs_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%d\n", FPROBE_PMU_MAX_FUNCS);
+}
+
+static DEVICE_ATTR_RO(max_funcs);
+
 /* caps/scope: the filter takes '@' globs, a scope */
 static ssize_t scope_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
@@ -1846,6 +1844,7 @@ static DEVICE_ATTR_RO(scope);
 
 static struct attribute *fprobe_pmu_caps_attrs[] = {
 	&dev_attr_max_fetch.attr,
+	&dev_attr_max_funcs.attr,
 	&dev_attr_scope.attr,
 	NULL,
 };

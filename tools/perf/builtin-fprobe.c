@@ -482,7 +482,7 @@ static int fprobe__prepare(struct perf_fprobe *fprobe, struct perf_pmu *pmu)
 		probes->max_funcs = fprobe_pmu__max_funcs();
 		probes->max_per_probe = true;
 		probes->max_what =
-			"an fprobe PMU event (/sys/module/fprobe_pmu/parameters/max_funcs)";
+			"an fprobe PMU event (caps/max_funcs)";
 	} else {
 		probes->max_funcs = FPROBE_MAX_TRACEFS_FUNCS;
 		probes->max_per_probe = false;

@@ -327,7 +327,8 @@ int fprobe_pmu__max_funcs(void)
 {
 	int max;
 
-	if (sysfs__read_int("module/fprobe_pmu/parameters/max_funcs", &max) < 0 || max < 0)
+	if (sysfs__read_int("bus/event_source/devices/fprobe/caps/max_funcs", &max) < 0 ||
+	    max < 0)
 		return -1;
 	return max;
 }
@@ -1124,7 +1125,7 @@ static int fprobe_recorder__open(struct fprobe_recorder *rec, struct fprobe_prob
 		evsel = evlist__first(rec->evlist);
 		if (errno == E2BIG) {
 			pr_err("failed to open the fprobe PMU events: %s\n",
-			       "the probes match more functions than one event may attach (see /sys/module/fprobe_pmu/parameters/max_funcs)");
+			       "the probes match more functions than one event may attach (see /sys/bus/event_source/devices/fprobe/caps/max_funcs)");
 			return -1;
 		}
 		if (errno == EACCES && fprobe_probes__reads_memory(probes)) {

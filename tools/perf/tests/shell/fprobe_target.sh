@@ -254,7 +254,7 @@ check_all_functions() {
 
 	# an event attaches to at most max_funcs functions
 	if ! all_functions_fit; then
-		echo "-A -a '*': more traceable functions than fprobe_pmu.max_funcs, not run"
+		echo "-A -a '*': more traceable functions than the PMU's caps/max_funcs, not run"
 		return
 	fi
 
@@ -287,11 +287,11 @@ check_all_functions() {
 	[ -z "$bad" ] || fail "-A -a '*': the PMU's own calls recorded: $bad"
 }
 
-# Whether an event can attach to every traceable function (at most
-# fprobe_pmu.max_funcs)
+# Whether an event can attach to every traceable function (at most the
+# PMU's caps/max_funcs)
 all_functions_fit() {
 	[ "$(wc -l </sys/kernel/tracing/available_filter_functions)" -le \
-	  "$(cat /sys/module/fprobe_pmu/parameters/max_funcs)" ]
+	  "$(cat /sys/bus/event_source/devices/fprobe/caps/max_funcs)" ]
 }
 
 # Two recordings of every function at once, at the default sample rate
