@@ -1194,8 +1194,8 @@ NOKPROBE_SYMBOL(fprobe_ftrace_entry_nodes);
 #if FPROBE_FTRACE_RETURN
 /*
  * fprobe_ftrace_entry_nodes() for one enabled fprobe with an exit handler,
- * the only one on @ip. Inline, with function_graph_enter_ops(): a call here
- * costs more than the register that the entry-only path saves for it.
+ * the only one on @ip. Inline: a call here costs more than the register
+ * that the entry-only path saves for it.
  */
 static __always_inline void
 fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
