@@ -1875,6 +1875,8 @@ struct fprobe_filter_match {
 	unsigned long	*addrs;		/* ftrace locations, unsorted */
 	unsigned int	count;
 	unsigned int	size;		/* of @addrs, in entries */
+	bool		modules;	/* walking the modules' symbols */
+	unsigned long	prev_addr;	/* the kernel's symbol before */
 	char		*name;		/* KSYM_NAME_LEN bytes */
 };
 
@@ -1966,24 +1968,31 @@ static int fprobe_filter_match_symbol(void *data, const char *name,
 	struct fprobe_filter_match *m = data;
 	unsigned long *addrs;
 	unsigned int size;
-	bool wanted;
+	bool wanted, alias;
 
 	/* The module walk holds module_mutex and does not reschedule */
 	cond_resched();
 	if (fatal_signal_pending(current))
 		return -EINTR;
-	if (!fprobe_globs_add(m->globs, m->nfilter, name))
+	/*
+	 * Only under the name ftrace gives the function (that of
+	 * available_filter_functions, kallsyms_lookup()'s): not under an alias
+	 * at its address, such as a section's start marker or a mapping
+	 * symbol. The kernel's symbols come sorted by address, and for an
+	 * address kallsyms_lookup() gives the first of them: an alias is a
+	 * symbol at the address of the one before. A module's come in no
+	 * order, and are looked up.
+	 */
+	alias = !m->modules && addr == m->prev_addr;
+	m->prev_addr = addr;
+	if (alias || !fprobe_globs_add(m->globs, m->nfilter, name))
 		return 0;
 	addr = ftrace_location(addr);
 	if (!addr)
 		return 0;
-	/*
-	 * Only under the name ftrace gives the function (that of
-	 * available_filter_functions): not under an alias at its address,
-	 * such as a section's start marker or a mapping symbol.
-	 */
-	if (!kallsyms_lookup(addr, NULL, NULL, NULL, m->name) ||
-	    strcmp(m->name, name))
+	if (m->modules &&
+	    (!kallsyms_lookup(addr, NULL, NULL, NULL, m->name) ||
+	     strcmp(m->name, name)))
 		return 0;
 	wanted = fprobe_globs_select(m->globs, m->hit, m->nfilter, name);
 	if (fprobe_globs_select(m->globs + m->nfilter, m->hit + m->nfilter,
@@ -2070,10 +2079,12 @@ int fprobe_ips_from_filter(const char *filter, const char *notfilter,
 		goto out;
 
 	ret = kallsyms_on_each_symbol(fprobe_filter_match_symbol, &m);
-	if (!ret && IS_ENABLED(CONFIG_MODULES))
+	if (!ret && IS_ENABLED(CONFIG_MODULES)) {
+		m.modules = true;
 		ret = module_kallsyms_on_each_symbol(NULL,
 						     fprobe_filter_match_symbol,
 						     &m);
+	}
 	if (ret)
 		goto out;
 	fprobe_filter_uniq(&m);
