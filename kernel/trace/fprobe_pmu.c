@@ -156,7 +156,7 @@ static atomic_t fprobe_pmu_mod_gen;
  * allocate for its functions (the PMU's own memory is charged to the
  * opener's memory cgroup, their tables are not). Read in caps/max_funcs.
  */
-#define FPROBE_PMU_MAX_FUNCS	(1U << 20)
+#define FPROBE_PMU_MAX_FUNCS	1048576	/* 2^20 */
 
 /*
  * Scopes. One function graph ops, registered while a probe has a scope, on
@@ -1828,7 +1828,7 @@ static DEVICE_ATTR_RO(max_fetch);
 static ssize_t max_funcs_show(struct device *dev, struct device_attribute *attr,
 			      char *buf)
 {
-	return sysfs_emit(buf, "%u\n", FPROBE_PMU_MAX_FUNCS);
+	return sysfs_emit(buf, "%d\n", FPROBE_PMU_MAX_FUNCS);
 }
 
 static DEVICE_ATTR_RO(max_funcs);
