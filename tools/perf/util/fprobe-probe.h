@@ -180,4 +180,19 @@ void fprobe__print_close_matches(const char *name, const char **cands, int nr,
 size_t fprobe__str_hash(long key, void *ctx);
 bool fprobe__str_equal(long a, long b, void *ctx);
 
+/* In util/fprobe-param.c, for util/fprobe-probe.c */
+struct fprobe_dwarf *fprobe_protos__dwarf(struct fprobe_protos *protos);
+const char *fprobe_protos__notuniq(struct fprobe_protos *protos, bool btf,
+				   char *buf, size_t size);
+int fprobe_probes__resolve_params(struct fprobe_probes *probes,
+				  struct fprobe_target_func *f);
+int fprobe_probes__check_params(struct fprobe_probes *probes);
+int fprobe_probes__check_fetch(struct fprobe_probes *probes);
+
+/* In util/fprobe-probe.c, for util/fprobe-param.c */
+struct fprobe_skipped_func *fprobe_probes__skip(struct fprobe_probes *probes,
+						const char *name,
+						struct fprobe_probe *probe,
+						enum fprobe_skip reason);
+
 #endif /* __PERF_FPROBE_PROBE_H */

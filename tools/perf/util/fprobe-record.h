@@ -114,4 +114,7 @@ const char **fprobe_tracefs__record_argv(const struct fprobe_probes *probes,
 bool fprobe_tracefs__is_exit(const char *name);
 int  fprobe_tracefs__fixup_periods(const char *path);
 
+/* In util/fprobe-record.c, for util/fprobe-tracefs.c */
+unsigned int fprobe__mmap_pages(const struct fprobe_record_opts *opts);
+
 #endif /* __PERF_FPROBE_RECORD_H */

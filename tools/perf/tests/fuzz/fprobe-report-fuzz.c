@@ -3,12 +3,14 @@
  * libFuzzer target of the fprobe PMU record decoding and of the perf fprobe
  * report: no input may crash them or make them read or write out of bounds.
  *
- * Build, from tools/, naming the entry point as
- * libFuzzer wants it:
+ * Build, from tools/, naming the entry point as libFuzzer wants it and
+ * linking the C string perf's build makes of util/fprobe-flamegraph.js
+ * (util/Build) in the perf build directory $O:
  *	clang -fsanitize=fuzzer,address,undefined -Iinclude -Iinclude/uapi \
  *		-Dfprobe_report_fuzz_one=LLVMFuzzerTestOneInput \
  *		perf/tests/fuzz/fprobe-report-fuzz.c perf/util/fprobe-decode.c \
- *		perf/util/fprobe-report.c
+ *		perf/util/fprobe-report.c perf/util/fprobe-flamegraph.c \
+ *		lib/vsprintf.c $O/util/fprobe-flamegraph-js.c
  *
  * Input: 4 bytes of report options (keep_calls: bit 5 of the first), then
  * entries of a 4-byte header
