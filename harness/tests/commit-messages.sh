@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Commit messages as the kernel's, from the commit that added this test on:
 # a subject of at most 72 characters, not a fixup/squash/amend marker and
-# not ending in a period; a body (what and why) for every commit that
+# not ending in a period; from the commit that added the one-change rule
+# on, no "wip" or "fixup" prefix and one change a subject (no "a; b"
+# list); a body (what and why) for every commit that
 # changes more than Markdown; lines of the body at most 100 characters
 # (a quoted log line may be longer than the kernel's 75). The commits
 # before it are history and are not checked.
@@ -20,6 +22,12 @@ if [ -z "$intro" ]; then
 	exit 4
 fi
 
+# The commits from the one that added the one-change rule on (none
+# before it was committed)
+one_change=$(git log -G'one-change rule on' --format=%H -- "$self" | tail -1)
+one_change_commits=
+[ -z "$one_change" ] || one_change_commits=$(git rev-list "$one_change^..HEAD")
+
 bad=0
 n=0
 while read -r c; do
@@ -34,6 +42,16 @@ while read -r c; do
 	fixup!* | squash!* | amend!*) echo "$short: a $subject"; bad=1 ;;
 	*.) echo "$short: the subject ends in a period: $subject"; bad=1 ;;
 	esac
+	if grep -qxF "$c" <<<"$one_change_commits"; then
+		if grep -qiE '^(wip|fixup)([^[:alnum:]]|$)' <<<"$subject"; then
+			echo "$short: a work-in-progress subject: $subject"
+			bad=1
+		fi
+		if [[ "$subject" == *"; "* ]]; then
+			echo "$short: one change per commit, not a list: $subject"
+			bad=1
+		fi
+	fi
 	body=$(git log -1 --format=%b "$c" | sed '/^[[:space:]]*$/d')
 	if [ -z "$body" ] &&
 		git diff-tree --no-commit-id --name-only -r "$c" | grep -qv '\.md$'; then
