@@ -702,112 +702,284 @@ static int parse_scope(const struct option *opt, const char *str, int unset)
 	return fprobe_probes__add_scope(&fprobe->probes, str);
 }
 
-int cmd_fprobe(int argc, const char **argv)
-{
-	char sort_help[96];
-	struct perf_fprobe fprobe = {
-		.target		= { .uid = UINT_MAX, },
-		.ropts		= {
-			.sort	= "total",
-		},
-	};
-	const struct option common_options[] = {
+/*
+ * One run of the command: what its options say, and what it has made.
+ * The option tables below fill it, as perf record's fill its struct record.
+ */
+static struct perf_fprobe perf_fprobe = {
+	.target		= { .uid = UINT_MAX, },
+	.ropts		= {
+		.sort	= "total",
+	},
+};
+
+/* -s's help, with the keys from the report's own table */
+static char sort_help[96];
+
+static const struct option common_options[] = {
 	OPT_INCR('v', "verbose", &verbose, "Be more verbose"),
-	OPT_STRING('k', "vmlinux", &fprobe.protos.vmlinux, "file",
+	OPT_STRING('k', "vmlinux", &perf_fprobe.protos.vmlinux, "file",
 		   "vmlinux with DWARF (default: the running kernel's)"),
-	OPT_BOOLEAN(0, "btf", &fprobe.protos.use_btf,
+	OPT_BOOLEAN(0, "btf", &perf_fprobe.protos.use_btf,
 		    "Read prototypes from BTF, not DWARF (-k's, else the kernel's)"),
-	OPT_STRING('V', "vars", &fprobe.show_vars, "func",
+	OPT_STRING('V', "vars", &perf_fprobe.show_vars, "func",
 		   "Show a function's parameters, types and registers, from DWARF or BTF"),
-	OPT_STRING_OPTARG('F', "funcs", &fprobe.list_glob, "glob",
+	OPT_STRING_OPTARG('F', "funcs", &perf_fprobe.list_glob, "glob",
 			  "List traceable functions (matching a glob)", "*"),
 	OPT_END()
-	};
-	const struct option report_only_options[] = {
-	OPT_BIT(0, "tree", &fprobe.outputs, "Show calls as a tree by call path (default)",
+};
+
+static const struct option report_only_options[] = {
+	OPT_BIT(0, "tree", &perf_fprobe.outputs, "Show calls as a tree by call path (default)",
 		FPROBE_OUT_TREE),
-	OPT_BIT(0, "hist", &fprobe.outputs, "Show a latency histogram per function",
+	OPT_BIT(0, "hist", &perf_fprobe.outputs, "Show a latency histogram per function",
 		FPROBE_OUT_HIST),
-	OPT_BIT(0, "calls", &fprobe.outputs, "List every call with its arguments and return value",
-		FPROBE_OUT_CALLS),
-	OPT_BIT(0, "folded", &fprobe.outputs,
+	OPT_BIT(0, "calls", &perf_fprobe.outputs,
+		"List every call with its arguments and return value", FPROBE_OUT_CALLS),
+	OPT_BIT(0, "folded", &perf_fprobe.outputs,
 		"Print folded stacks weighted by time (flamegraph.pl)",
 		FPROBE_OUT_FOLDED),
-	{ .type = OPTION_CALLBACK, .long_name = "flame", .value = &fprobe.flame_file,
+	{ .type = OPTION_CALLBACK, .long_name = "flame", .value = &perf_fprobe.flame_file,
 	  .argh = "file.svg", .help = "Write a flame graph weighted by time as SVG",
-	  .callback = parse_output_file, .data = &fprobe },
-	{ .type = OPTION_CALLBACK, .long_name = "chrome", .value = &fprobe.chrome_file,
+	  .callback = parse_output_file, .data = &perf_fprobe },
+	{ .type = OPTION_CALLBACK, .long_name = "chrome", .value = &perf_fprobe.chrome_file,
 	  .argh = "file.json", .help = "Write a Chrome trace (Perfetto) as JSON",
-	  .callback = parse_output_file, .data = &fprobe },
-	OPT_STRING(0, "min-latency", &fprobe.min_latency_str, "time",
+	  .callback = parse_output_file, .data = &perf_fprobe },
+	OPT_STRING(0, "min-latency", &perf_fprobe.min_latency_str, "time",
 		   "Drop calls shorter than this: ns, us, ms or s (in the kernel, on the PMU)"),
-	OPT_BOOLEAN(0, "errors", &fprobe.errors,
+	OPT_BOOLEAN(0, "errors", &perf_fprobe.errors,
 		    "Only calls that return an error code (in the kernel, on the PMU)"),
-	OPT_INTEGER(0, "max-depth", &fprobe.ropts.max_depth,
+	OPT_INTEGER(0, "max-depth", &perf_fprobe.ropts.max_depth,
 		    "Depth of the call-path tree (0: unlimited)"),
-	OPT_STRING('s', "sort", &fprobe.ropts.sort, "key", sort_help),
-	OPT_BOOLEAN(0, "stdio", &fprobe.stdio,
+	OPT_STRING('s', "sort", &perf_fprobe.ropts.sort, "key", sort_help),
+	OPT_BOOLEAN(0, "stdio", &perf_fprobe.stdio,
 		    "Text output, paged on a terminal (the only one; as perf report --stdio)"),
 	OPT_PARENT(common_options),
-	};
-	/* perf fprobe and perf fprobe record: record, then report */
-	const struct option fprobe_record_options[] = {
-	OPT_CALLBACK('a', "add", &fprobe, "'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'",
+};
+
+/* perf fprobe and perf fprobe record: record, then report */
+static const struct option fprobe_record_options[] = {
+	OPT_CALLBACK('a', "add", &perf_fprobe, "'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'",
 		     "Trace the matching functions, with the named parameters",
 		     parse_probe),
-	OPT_CALLBACK('G', "graph-funcs", &fprobe, "FUNC|GLOB[,...]",
+	OPT_CALLBACK('G', "graph-funcs", &perf_fprobe, "FUNC|GLOB[,...]",
 		     "Record only the calls made inside these functions (and theirs)",
 		     parse_scope),
-	OPT_BOOLEAN(0, "dry-run", &fprobe.dry_run,
+	OPT_BOOLEAN(0, "dry-run", &perf_fprobe.dry_run,
 		    "List the functions -a would attach, and those skipped with why; attach none"),
-	OPT_BOOLEAN('A', "all-cpus", &fprobe.target.system_wide,
+	OPT_BOOLEAN('A', "all-cpus", &perf_fprobe.target.system_wide,
 		    "System-wide collection from all CPUs"),
-	OPT_STRING('C', "cpu", &fprobe.target.cpu_list, "cpu",
+	OPT_STRING('C', "cpu", &perf_fprobe.target.cpu_list, "cpu",
 		   "Trace on these CPUs only, system-wide (list: 0,2-3)"),
-	OPT_STRING('p', "pid", &fprobe.target.pid, "pid",
+	OPT_STRING('p', "pid", &perf_fprobe.target.pid, "pid",
 		   "Trace on existing process id"),
-	OPT_STRING('t', "tid", &fprobe.target.tid, "tid",
+	OPT_STRING('t', "tid", &perf_fprobe.target.tid, "tid",
 		   "Trace on existing thread id (comma separated list)"),
-	OPT_CALLBACK('m', "mmap-pages", &fprobe.mmap_pages, "pages",
+	OPT_CALLBACK('m', "mmap-pages", &perf_fprobe.mmap_pages, "pages",
 		     "Ring buffer pages per CPU (a power of two), or a size: 512K, 4M",
 		     evlist__parse_mmap_pages),
-	OPT_INTEGER(0, "duration", &fprobe.duration,
+	OPT_INTEGER(0, "duration", &perf_fprobe.duration,
 		    "Stop recording after this many seconds"),
-	OPT_CALLBACK(0, "call-graph", &fprobe, "none|kernel|fp|dwarf[,size]",
+	OPT_CALLBACK(0, "call-graph", &perf_fprobe, "none|kernel|fp|dwarf[,size]",
 		     "The callchain of each call: none, the kernel's (default), or with user space",
 		     parse_call_graph),
-	OPT_STRING('N', "notrace-funcs", &fprobe.probes.notrace, "glob[,glob...]",
+	OPT_STRING('N', "notrace-funcs", &perf_fprobe.probes.notrace, "glob[,glob...]",
 		   "Do not trace the functions these globs match"),
-	OPT_BOOLEAN(0, "tracefs", &fprobe.force_tracefs,
+	OPT_BOOLEAN(0, "tracefs", &perf_fprobe.force_tracefs,
 		    "Use fprobe events in tracefs even with the fprobe PMU"),
-	OPT_STRING('o', "output", &fprobe.output, "file",
+	OPT_STRING('o', "output", &perf_fprobe.output, "file",
 		   "Write the recording to this file (perf fprobe record: perf.data)"),
 	OPT_PARENT(report_only_options),
-	};
-	const struct option report_options[] = {
-	OPT_STRING('i', "input", &fprobe.input, "file", "Input file name"),
-	OPT_STRING(0, "tid", &fprobe.tid_str, "tid[,tid...]",
+};
+
+static const struct option report_options[] = {
+	OPT_STRING('i', "input", &perf_fprobe.input, "file", "Input file name"),
+	OPT_STRING(0, "tid", &perf_fprobe.tid_str, "tid[,tid...]",
 		   "Only the calls of these threads"),
-	OPT_STRING(0, "time", &fprobe.time_str, "str",
+	OPT_STRING(0, "time", &perf_fprobe.time_str, "str",
 		   "Only the calls that end in these time ranges: start,stop (s) or 0%-10%"),
 	OPT_PARENT(report_only_options),
-	};
-	const char * const fprobe_usage[] = {
-		"perf fprobe [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-- <command>]",
-		"perf fprobe record [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-o file] [-- <command>]",
-		"perf fprobe trace [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-- <command>]",
-		"perf fprobe [record|trace] --dry-run [-v] -a 'FUNC|GLOB[,...] [PARAM...]'",
-		"perf fprobe report [<options>] [-i file]",
-		"perf fprobe -V FUNC | -F [GLOB]",
-		NULL
-	};
-	const struct option *options = fprobe_record_options;
+};
+
+static const char * const fprobe_usage[] = {
+	"perf fprobe [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-- <command>]",
+	"perf fprobe record [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-o file] [-- <command>]",
+	"perf fprobe trace [<options>] -a 'FUNC|GLOB[,...] [PARAM...]' [-- <command>]",
+	"perf fprobe [record|trace] --dry-run [-v] -a 'FUNC|GLOB[,...] [PARAM...]'",
+	"perf fprobe report [<options>] [-i file]",
+	"perf fprobe -V FUNC | -F [GLOB]",
+	NULL
+};
+
+/*
+ * perf fprobe record|trace|report: the subcommand, which then takes argv[1]'s
+ * place; *@options is its option table. Return: the new argc.
+ */
+static int fprobe__subcommand(struct perf_fprobe *fprobe, int argc, const char ***argv,
+			      const struct option **options)
+{
+	const char *sub = argc > 1 ? (*argv)[1] : "";
+
+	*options = fprobe_record_options;
+	if (!strcmp(sub, "record")) {
+		fprobe->record_only = true;
+	} else if (!strcmp(sub, "trace")) {
+		fprobe->live = true;
+	} else if (!strcmp(sub, "report")) {
+		fprobe->report_only = true;
+		*options = report_options;
+	} else {
+		return argc;
+	}
+	(*argv)++;
+	return argc - 1;
+}
+
+/* The values the options take. Return: 0, -1 */
+static int fprobe__check_options(struct perf_fprobe *fprobe, const struct option *options)
+{
+	if (fprobe->min_latency_str &&
+	    parse_latency(fprobe->min_latency_str, &fprobe->ropts.min_latency) < 0) {
+		pr_err("invalid --min-latency '%s': a number of ns, or with us, ms or s\n",
+		       fprobe->min_latency_str);
+		return -1;
+	}
+	if (!fprobe_report__sort_key_valid(fprobe->ropts.sort)) {
+		pr_err("invalid --sort key '%s': %s\n", fprobe->ropts.sort,
+		       fprobe_report__sort_keys());
+		parse_options_usage(fprobe_usage, options, "s", true);
+		return -1;
+	}
+	if (fprobe->ropts.max_depth < 0 || fprobe->duration < 0) {
+		pr_err("--max-depth and --duration take a number >= 0\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The options that do not go with perf fprobe record or trace. Return: 0, -1 */
+static int fprobe__check_record_options(struct perf_fprobe *fprobe)
+{
+	if (fprobe->record_only && (fprobe->outputs || fprobe->stdio)) {
+		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
+		return -1;
+	}
+	if (fprobe->live &&
+	    (fprobe->outputs || fprobe->stdio || fprobe->output || fprobe->force_tracefs)) {
+		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
+		return -1;
+	}
+	/* perf fprobe trace prints no callchain: it records none */
+	if (fprobe->live) {
+		if (fprobe->call_graph == FPROBE_CALL_GRAPH_FP ||
+		    fprobe->call_graph == FPROBE_CALL_GRAPH_DWARF) {
+			pr_err("perf fprobe trace prints no callchains: --call-graph fp and dwarf are for perf fprobe and perf fprobe record\n");
+			return -1;
+		}
+		if (!fprobe->call_graph_set)
+			fprobe->call_graph = FPROBE_CALL_GRAPH_NONE;
+	}
+	return 0;
+}
+
+/*
+ * Record the command (or the target of -p, -t, -A, -C) into -o's file, or
+ * perf.data for perf fprobe record, else a temporary file, and report it;
+ * perf fprobe trace prints the calls instead. Return: 0, -1
+ */
+static int fprobe__record_report(struct perf_fprobe *fprobe, int argc, const char **argv)
+{
 	char tmp_path[] = "/tmp/perf-fprobe-XXXXXX";
 	const char *data_path;
 	bool tmp_file = false;
+	int ret;
+
+	/*
+	 * As perf record: with -t, those threads, not the ones they create
+	 * (with -p too, which then overrides -t: target__validate() sets the
+	 * tids to the pid's)
+	 */
+	fprobe->no_inherit = !!fprobe->target.tid;
+	fprobe->tid_target = fprobe->target.tid;
+	ret = target__validate(&fprobe->target);
+	if (ret) {
+		char errbuf[512];
+
+		target__strerror(&fprobe->target, ret, errbuf, sizeof(errbuf));
+		pr_err("%s\n", errbuf);
+		return -1;
+	}
+
+	if (fprobe->live)
+		return fprobe__record(fprobe, NULL, argc, argv);
+	data_path = fprobe->output;
+	if (!data_path && fprobe->record_only)
+		data_path = "perf.data";
+	if (!data_path) {
+		int fd = mkstemp(tmp_path);
+
+		if (fd < 0) {
+			pr_err("failed to create a temporary file: %s\n", strerror(errno));
+			return -1;
+		}
+		close(fd);
+		data_path = tmp_path;
+		tmp_file = true;
+		fprobe->tmp_data = tmp_path;
+	}
+
+	ret = fprobe__record(fprobe, data_path, argc, argv);
+	if (ret == 0 && !fprobe->record_only)
+		ret = fprobe__report(fprobe, data_path);
+	if (tmp_file && fprobe->tmp_data)
+		unlink(data_path);
+	return ret;
+}
+
+/* What the options ask, once they are parsed and checked. Return: 0, -1 */
+static int fprobe__run(struct perf_fprobe *fprobe, int argc, const char **argv,
+		       const struct option *options)
+{
+	if (fprobe->show_vars)
+		return fprobe_probes__show_vars(&fprobe->probes, fprobe->show_vars);
+	if (fprobe->list_glob) {
+		/* -F GLOB: an optional argument given apart */
+		if (argc == 1 && !strcmp(fprobe->list_glob, "*")) {
+			fprobe->list_glob = argv[0];
+		} else if (argc) {
+			pr_err("-F takes one glob\n");
+			return -1;
+		}
+		return fprobe_probes__list(&fprobe->probes, fprobe->list_glob);
+	}
+	if (fprobe->report_only) {
+		if (argc) {
+			pr_err("perf fprobe report takes no command\n");
+			parse_options_usage(fprobe_usage, options, "i", true);
+			return -1;
+		}
+		return fprobe__report(fprobe, fprobe->input ?: "perf.data");
+	}
+	if (fprobe__check_record_options(fprobe) < 0)
+		return -1;
+	/* what a run of the same command line would attach: no target needed */
+	if (fprobe->dry_run)
+		return fprobe__dry_run(fprobe);
+	if (!argc && target__none(&fprobe->target)) {
+		pr_err("nothing to trace: give a command, -p PID, -t TID, -A or -C CPUS\n");
+		parse_options_usage(fprobe_usage, options, "a", true);
+		return -1;
+	}
+	return fprobe__record_report(fprobe, argc, argv);
+}
+
+int cmd_fprobe(int argc, const char **argv)
+{
+	struct perf_fprobe *fprobe = &perf_fprobe;
+	const struct option *options;
 	int ret = -1;
 
-	fprobe_probes__init(&fprobe.probes, &fprobe.protos);
+	fprobe_probes__init(&fprobe->probes, &fprobe->protos);
 	/*
 	 * The frames of the reports are functions, outermost first, whatever
 	 * perfconfig's call-graph.order: the user-space ones, resolved by
@@ -816,22 +988,8 @@ int cmd_fprobe(int argc, const char **argv)
 	 */
 	callchain_param.order = ORDER_CALLEE;
 	symbol_conf.inline_name = false;
-	if (argc > 1) {
-		if (!strcmp(argv[1], "record")) {
-			fprobe.record_only = true;
-		} else if (!strcmp(argv[1], "trace")) {
-			fprobe.live = true;
-		} else if (!strcmp(argv[1], "report")) {
-			fprobe.report_only = true;
-			options = report_options;
-		}
-		if (fprobe.record_only || fprobe.report_only || fprobe.live) {
-			argc--;
-			argv++;
-		}
-	}
+	argc = fprobe__subcommand(fprobe, argc, &argv, &options);
 
-	/* The keys from the report's own table */
 	snprintf(sort_help, sizeof(sort_help), "Sort by: %s (the first by default)",
 		 fprobe_report__sort_keys());
 	argc = parse_options(argc, argv, options, fprobe_usage,
@@ -839,126 +997,14 @@ int cmd_fprobe(int argc, const char **argv)
 	if (argc < 0)
 		goto out;
 	/* the prototypes of traced functions are read only to show them */
-	fprobe.need_protos = fprobe.live || fprobe.errors ||
-			     fprobe.outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
+	fprobe->need_protos = fprobe->live || fprobe->errors ||
+			      fprobe->outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
 	/* the other outputs need only the sums of the calls, not each call */
-	fprobe.ropts.keep_calls = fprobe.outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
+	fprobe->ropts.keep_calls = fprobe->outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
 
-	if (fprobe.min_latency_str &&
-	    parse_latency(fprobe.min_latency_str, &fprobe.ropts.min_latency) < 0) {
-		pr_err("invalid --min-latency '%s': a number of ns, or with us, ms or s\n",
-		       fprobe.min_latency_str);
-		goto out;
-	}
-	if (!fprobe_report__sort_key_valid(fprobe.ropts.sort)) {
-		pr_err("invalid --sort key '%s': %s\n", fprobe.ropts.sort,
-		       fprobe_report__sort_keys());
-		parse_options_usage(fprobe_usage, options, "s", true);
-		goto out;
-	}
-	if (fprobe.ropts.max_depth < 0 || fprobe.duration < 0) {
-		pr_err("--max-depth and --duration take a number >= 0\n");
-		goto out;
-	}
-
-	if (fprobe.show_vars) {
-		ret = fprobe_probes__show_vars(&fprobe.probes, fprobe.show_vars);
-		goto out;
-	}
-	if (fprobe.list_glob) {
-		/* -F GLOB: an optional argument given apart */
-		if (argc == 1 && !strcmp(fprobe.list_glob, "*")) {
-			fprobe.list_glob = argv[0];
-		} else if (argc) {
-			pr_err("-F takes one glob\n");
-			goto out;
-		}
-		ret = fprobe_probes__list(&fprobe.probes, fprobe.list_glob);
-		goto out;
-	}
-
-	if (fprobe.report_only) {
-		if (argc) {
-			pr_err("perf fprobe report takes no command\n");
-			parse_options_usage(fprobe_usage, options, "i", true);
-			goto out;
-		}
-		ret = fprobe__report(&fprobe, fprobe.input ?: "perf.data");
-		goto out;
-	}
-
-	if (fprobe.record_only && (fprobe.outputs || fprobe.stdio)) {
-		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
-		goto out;
-	}
-	if (fprobe.live &&
-	    (fprobe.outputs || fprobe.stdio || fprobe.output || fprobe.force_tracefs)) {
-		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
-		goto out;
-	}
-	/* perf fprobe trace prints no callchain: it records none */
-	if (fprobe.live) {
-		if (fprobe.call_graph == FPROBE_CALL_GRAPH_FP ||
-		    fprobe.call_graph == FPROBE_CALL_GRAPH_DWARF) {
-			pr_err("perf fprobe trace prints no callchains: --call-graph fp and dwarf are for perf fprobe and perf fprobe record\n");
-			goto out;
-		}
-		if (!fprobe.call_graph_set)
-			fprobe.call_graph = FPROBE_CALL_GRAPH_NONE;
-	}
-	/* what a run of the same command line would attach: no target needed */
-	if (fprobe.dry_run) {
-		ret = fprobe__dry_run(&fprobe);
-		goto out;
-	}
-	if (!argc && target__none(&fprobe.target)) {
-		pr_err("nothing to trace: give a command, -p PID, -t TID, -A or -C CPUS\n");
-		parse_options_usage(fprobe_usage, options, "a", true);
-		goto out;
-	}
-	/*
-	 * As perf record: with -t, those threads, not the ones they create
-	 * (with -p too, which then overrides -t: target__validate() sets the
-	 * tids to the pid's)
-	 */
-	fprobe.no_inherit = !!fprobe.target.tid;
-	fprobe.tid_target = fprobe.target.tid;
-	ret = target__validate(&fprobe.target);
-	if (ret) {
-		char errbuf[512];
-
-		target__strerror(&fprobe.target, ret, errbuf, sizeof(errbuf));
-		pr_err("%s\n", errbuf);
-		ret = -1;
-		goto out;
-	}
-
-	if (fprobe.live) {
-		ret = fprobe__record(&fprobe, NULL, argc, argv);
-		goto out;
-	}
-	data_path = fprobe.output;
-	if (!data_path && fprobe.record_only)
-		data_path = "perf.data";
-	if (!data_path) {
-		int fd = mkstemp(tmp_path);
-
-		if (fd < 0) {
-			pr_err("failed to create a temporary file: %s\n", strerror(errno));
-			goto out;
-		}
-		close(fd);
-		data_path = tmp_path;
-		tmp_file = true;
-		fprobe.tmp_data = tmp_path;
-	}
-
-	ret = fprobe__record(&fprobe, data_path, argc, argv);
-	if (ret == 0 && !fprobe.record_only)
-		ret = fprobe__report(&fprobe, data_path);
-	if (tmp_file && fprobe.tmp_data)
-		unlink(data_path);
+	if (fprobe__check_options(fprobe, options) == 0)
+		ret = fprobe__run(fprobe, argc, argv, options);
 out:
-	fprobe__exit(&fprobe);
+	fprobe__exit(fprobe);
 	return ret < 0 ? 1 : ret;
 }
