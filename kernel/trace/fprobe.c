@@ -161,11 +161,8 @@
 
 #define SIZE_IN_LONG(x)		DIV_ROUND_UP(x, sizeof(long))
 
-/*
- * The largest block fgraph_reserve_data() can reserve, in longs
- * (FGRAPH_MAX_DATA_SIZE in fgraph.c).
- */
-#define FPROBE_RESERVE_MAX_WORDS	32
+/* The largest block fgraph_reserve_data() can reserve, in longs */
+#define FPROBE_RESERVE_MAX_WORDS	((int)(FGRAPH_MAX_DATA_SIZE / sizeof(long)))
 
 #if defined(CONFIG_64BIT) && defined(ARCH_FPROBE_HEADER_MSB_PATTERN)
 /*

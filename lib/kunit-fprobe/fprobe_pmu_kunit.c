@@ -505,7 +505,7 @@ static struct fgraph_ops scope_test_gops = {
  * function graph tracer has ops (16) are open at once, each sees its own
  * scope only, and another function graph user can still register. The
  * probes are entry-only (the exit ones of one function share a shadow
- * stack frame of FPROBE_RESERVE_MAX_WORDS words, which twenty do not fit).
+ * stack frame of FGRAPH_MAX_DATA_SIZE bytes, which twenty do not fit).
  */
 static void fprobe_pmu_test_scopes_shared(struct kunit *test)
 {
