@@ -60,6 +60,7 @@ enum fprobe_output {
 	FPROBE_OUT_FOLDED	= 1 << 3,
 	FPROBE_OUT_FLAME	= 1 << 4,
 	FPROBE_OUT_CHROME	= 1 << 5,
+	FPROBE_OUT_CSV		= 1 << 6,
 };
 
 struct perf_fprobe {
@@ -168,7 +169,8 @@ static int fprobe__output(struct perf_fprobe *fprobe)
 	if (!out)
 		out = FPROBE_OUT_TREE;
 	/* as perf report --stdio: through the pager on a terminal */
-	if (out & (FPROBE_OUT_TREE | FPROBE_OUT_HIST | FPROBE_OUT_CALLS | FPROBE_OUT_FOLDED))
+	if (out & (FPROBE_OUT_TREE | FPROBE_OUT_HIST | FPROBE_OUT_CALLS | FPROBE_OUT_FOLDED |
+		   FPROBE_OUT_CSV))
 		setup_pager();
 	if (out & FPROBE_OUT_TREE && fprobe_report__print_tree(fprobe->rep, stdout) < 0)
 		err = -1;
@@ -177,6 +179,8 @@ static int fprobe__output(struct perf_fprobe *fprobe)
 	if (out & FPROBE_OUT_CALLS)
 		fprobe_session__print_calls(fprobe->fs, stdout);
 	if (out & FPROBE_OUT_FOLDED && fprobe_report__write_folded(fprobe->rep, stdout) < 0)
+		err = -1;
+	if (out & FPROBE_OUT_CSV && fprobe_report__write_csv(fprobe->rep, stdout) < 0)
 		err = -1;
 	if (out & FPROBE_OUT_FLAME && fprobe__write_file(fprobe, fprobe->flame_file, true) < 0)
 		err = -1;
@@ -739,6 +743,8 @@ static const struct option report_only_options[] = {
 	OPT_BIT(0, "folded", &perf_fprobe.outputs,
 		"Print folded stacks weighted by time (flamegraph.pl)",
 		FPROBE_OUT_FOLDED),
+	OPT_BIT(0, "csv", &perf_fprobe.outputs,
+		"Print each function's statistics as CSV", FPROBE_OUT_CSV),
 	{ .type = OPTION_CALLBACK, .long_name = "flame", .value = &perf_fprobe.flame_file,
 	  .argh = "file.svg", .help = "Write a flame graph weighted by time as SVG",
 	  .callback = parse_output_file, .data = &perf_fprobe },

@@ -521,6 +521,20 @@ static int test__fprobe_report_folded(struct test_suite *test __maybe_unused,
 	return ret;
 }
 
+static const char expected_csv[] =
+"function,count,total_ns,self_ns,avg_ns,max_ns,p99_ns\n"
+"ksys_read,3,17000,3000,5666,10000,10000\n"
+"vfs_read,5,15000,14500,3000,6000,6000\n"
+"touch_atime,1,500,500,500,500,500\n";
+
+static int test__fprobe_report_csv(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct fprobe_report_opts opts = { .max_depth = 0, };
+
+	return check_report(&opts, fprobe_report__write_csv, expected_csv) ? TEST_FAIL : TEST_OK;
+}
+
 static int count_str(const char *s, const char *what)
 {
 	int n = 0;
@@ -1145,6 +1159,7 @@ static struct test_case tests__fprobe_report[] = {
 	TEST_CASE("fprobe report: call nesting and tree values", fprobe_report_tree),
 	TEST_CASE("fprobe report: latency histograms", fprobe_report_hist),
 	TEST_CASE("fprobe report: folded stacks", fprobe_report_folded),
+	TEST_CASE("fprobe report: per-function CSV", fprobe_report_csv),
 	TEST_CASE("fprobe report: SVG flame graph", fprobe_report_svg),
 	TEST_CASE("fprobe report: Chrome trace events", fprobe_report_chrome),
 	TEST_CASE("fprobe report: calls without entry or exit", fprobe_report_partial),

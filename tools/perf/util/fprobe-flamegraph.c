@@ -423,3 +423,25 @@ int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 	fprintf(fp, "\n],\"displayTimeUnit\":\"ns\"}\n");
 	return fr_output_status(fp);
 }
+
+/* One line per function, as the report sorts them: name,count,total,...,p99 (ns) */
+int fprobe_report__write_csv(struct fprobe_report *rep, FILE *fp)
+{
+	size_t i;
+	int err = fr_check_output(rep, fp);
+
+	if (err)
+		return err;
+	fprintf(fp, "function,count,total_ns,self_ns,avg_ns,max_ns,p99_ns\n");
+	for (i = 0; i < rep->nr_funcs; i++) {
+		const struct fr_func *fn = rep->func_list[i];
+		const struct fr_stats *st = &fn->stats;
+
+		fprintf(fp, "%s,%llu,%llu,%llu,%llu,%llu,%llu\n", fn->name,
+			(unsigned long long)st->count, (unsigned long long)st->total,
+			(unsigned long long)st->self,
+			(unsigned long long)(st->count ? st->total / st->count : 0),
+			(unsigned long long)st->max, (unsigned long long)st->p99);
+	}
+	return fr_output_status(fp);
+}

@@ -47,6 +47,7 @@ int  fprobe_report__print_hist(struct fprobe_report *rep, FILE *fp);
 int  fprobe_report__write_folded(struct fprobe_report *rep, FILE *fp);
 int  fprobe_report__write_svg(struct fprobe_report *rep, FILE *fp, const char *title);
 int  fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp);
+int  fprobe_report__write_csv(struct fprobe_report *rep, FILE *fp);
 /*
  * After fprobe_report__finish() succeeded: @fn on each call the report keeps (its
  * filters passed, at most max_depth levels deep), with the cookie it was

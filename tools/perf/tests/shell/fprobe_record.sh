@@ -118,6 +118,10 @@ check_path() {
 		fail "perf fprobe report --folded"
 	grep -q ';ksys_read;vfs_read [0-9]*$' "$tmpdir/folded" ||
 		fail "no call path ...;ksys_read;vfs_read: $(cat "$tmpdir/folded")"
+	perf fprobe report -i "$data" --csv >"$tmpdir/csv" 2>/dev/null ||
+		fail "perf fprobe report --csv"
+	grep -q '^vfs_read,[1-9][0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*$' "$tmpdir/csv" ||
+		fail "no CSV line of vfs_read: $(cat "$tmpdir/csv")"
 	if grep -q 'vfs_read;vfs_read' "$tmpdir/folded"; then
 		fail "the probed function's own frame is in its call path"
 	fi
