@@ -863,7 +863,10 @@ static int fprobe__check_options(struct perf_fprobe *fprobe, const struct option
 	return 0;
 }
 
-/* The options that do not go with perf fprobe record or trace. Return: 0, -1 */
+/*
+ * The options that do not go with perf fprobe record or trace, and trace's
+ * default of no callchain. Return: 0, -1
+ */
 static int fprobe__check_record_options(struct perf_fprobe *fprobe)
 {
 	if (fprobe->record_only && (fprobe->outputs || fprobe->stdio)) {
@@ -891,7 +894,8 @@ static int fprobe__check_record_options(struct perf_fprobe *fprobe)
 /*
  * Record the command (or the target of -p, -t, -A, -C) into -o's file, or
  * perf.data for perf fprobe record, else a temporary file, and report it;
- * perf fprobe trace prints the calls instead. Return: 0, -1
+ * perf fprobe trace prints the calls instead. Return: 0, -1, or perf
+ * record's exit status (without the PMU).
  */
 static int fprobe__record_report(struct perf_fprobe *fprobe, int argc, const char **argv)
 {
@@ -939,10 +943,11 @@ static int fprobe__record_report(struct perf_fprobe *fprobe, int argc, const cha
 		ret = fprobe__report(fprobe, data_path);
 	if (tmp_file && fprobe->tmp_data)
 		unlink(data_path);
+	fprobe->tmp_data = NULL;
 	return ret;
 }
 
-/* What the options ask, once they are parsed and checked. Return: 0, -1 */
+/* What the options ask, once they are parsed and checked. Return: as cmd_fprobe() */
 static int fprobe__run(struct perf_fprobe *fprobe, int argc, const char **argv,
 		       const struct option *options)
 {

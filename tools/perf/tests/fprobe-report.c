@@ -522,17 +522,34 @@ static int test__fprobe_report_folded(struct test_suite *test __maybe_unused,
 }
 
 static const char expected_csv[] =
-"function,count,total_ns,self_ns,avg_ns,max_ns,p99_ns\n"
-"ksys_read,3,17000,3000,5666,10000,10000\n"
-"vfs_read,5,15000,14500,3000,6000,6000\n"
-"touch_atime,1,500,500,500,500,500\n";
+"function,count,total_ns,self_ns,avg_ns,max_ns,p99_ns,no_exit,no_entry\n"
+"ksys_read,3,17000,3000,5666,10000,10000,1,0\n"
+"vfs_read,5,15000,14500,3000,6000,6000,1,1\n"
+"touch_atime,1,500,500,500,500,500,0,0\n";
 
 static int test__fprobe_report_csv(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
 {
 	struct fprobe_report_opts opts = { .max_depth = 0, };
+	struct fprobe_call call = {
+		.name = "a,\"b\"", .duration = 42, .flags = BOTH,
+	};
+	struct fprobe_report *rep;
+	int ret;
 
-	return check_report(&opts, fprobe_report__write_csv, expected_csv) ? TEST_FAIL : TEST_OK;
+	if (check_report(&opts, fprobe_report__write_csv, expected_csv))
+		return TEST_FAIL;
+
+	/* a comma or a quote in a name: the field is quoted, its quotes doubled */
+	rep = fprobe_report__new(NULL);
+	TEST_ASSERT_VAL("new", rep);
+	TEST_ASSERT_VAL("add", !fprobe_report__add(rep, &call));
+	TEST_ASSERT_VAL("finish", !fprobe_report__finish(rep));
+	ret = check_output(rep, fprobe_report__write_csv,
+			   "function,count,total_ns,self_ns,avg_ns,max_ns,p99_ns,no_exit,no_entry\n"
+			   "\"a,\"\"b\"\"\",1,42,42,42,42,42,0,0\n");
+	fprobe_report__delete(rep);
+	return ret;
 }
 
 static int count_str(const char *s, const char *what)

@@ -2,9 +2,10 @@
 /*
  * The outputs of a perf fprobe report for other tools, written from its
  * call-path tree and its calls (util/fprobe-report.c): folded stacks, an
- * SVG flame graph with its script (util/fprobe-flamegraph.js) and Chrome
- * trace event JSON. Like util/fprobe-report.c, this file depends on libc
- * and the tools/include headers only.
+ * SVG flame graph with its script (util/fprobe-flamegraph.js), Chrome
+ * trace event JSON, and the statistics of each function as CSV. Like
+ * util/fprobe-report.c, this file depends on libc and the tools/include
+ * headers only.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -17,7 +18,6 @@
 
 #include "fprobe-call.h"
 #include "fprobe-report.h"
-#include "time-utils.h"
 #include "fprobe-report-int.h"
 
 /* The children of NODE in name order, for the outputs that merge by name */
@@ -424,7 +424,34 @@ int fprobe_report__write_chrome(struct fprobe_report *rep, FILE *fp)
 	return fr_output_status(fp);
 }
 
-/* One line per function, as the report sorts them: name,count,total,...,p99 (ns) */
+/* A CSV field: quoted, inner quotes doubled, if it holds a comma, quote or line end */
+static void fr_csv_field(const char *s, FILE *fp)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/**
+ * fprobe_report__write_csv - the statistics of each function, as CSV
+ * @rep: the report, finished
+ * @fp: where to write
+ *
+ * A header line, then one line per function in the report's sort order:
+ * its complete calls and their total, self, average, max and p99 times in
+ * ns, and the calls seen without their exit or their entry (counted, not
+ * timed). A name with a comma, a quote or a line end is quoted.
+ *
+ * Return: 0, or a negative errno.
+ */
 int fprobe_report__write_csv(struct fprobe_report *rep, FILE *fp)
 {
 	size_t i;
@@ -432,16 +459,18 @@ int fprobe_report__write_csv(struct fprobe_report *rep, FILE *fp)
 
 	if (err)
 		return err;
-	fprintf(fp, "function,count,total_ns,self_ns,avg_ns,max_ns,p99_ns\n");
+	fprintf(fp, "function,count,total_ns,self_ns,avg_ns,max_ns,p99_ns,no_exit,no_entry\n");
 	for (i = 0; i < rep->nr_funcs; i++) {
 		const struct fr_func *fn = rep->func_list[i];
 		const struct fr_stats *st = &fn->stats;
 
-		fprintf(fp, "%s,%llu,%llu,%llu,%llu,%llu,%llu\n", fn->name,
+		fr_csv_field(fn->name, fp);
+		fprintf(fp, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 			(unsigned long long)st->count, (unsigned long long)st->total,
 			(unsigned long long)st->self,
-			(unsigned long long)(st->count ? st->total / st->count : 0),
-			(unsigned long long)st->max, (unsigned long long)st->p99);
+			(unsigned long long)fr_stats__avg(st),
+			(unsigned long long)st->max, (unsigned long long)st->p99,
+			(unsigned long long)fn->no_exit, (unsigned long long)fn->no_entry);
 	}
 	return fr_output_status(fp);
 }

@@ -13,13 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/ctype.h>
-#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/string.h>
-#include <linux/zalloc.h>
-#include <api/fs/tracing_path.h>
 
 #include "debug.h"
 #include "fprobe-btf.h"
@@ -27,14 +23,8 @@
 #include "fprobe-dwarf.h"
 #include "fprobe-probe.h"
 #include "hashmap.h"
-#include "levenshtein.h"
 #include "probe-event.h"
 #include "strbuf.h"
-#include "string2.h"
-#include "strlist.h"
-#include "symbol/kallsyms.h"
-
-/* ---- DWARF and BTF ------------------------------------------------------ */
 
 /*
  * Where the prototypes of traced functions come from: the DWARF of vmlinux
@@ -394,7 +384,8 @@ static int fprobe_fetch_walk__check(struct fprobe_fetch_walk *w,
 
 /*
  * One member or element of the path: its offset added, its type reached.
- * Return: 0, -EINVAL (said), -ENOMEM.
+ * Return: 0, -ENOENT (a type the prototypes do not have, said by the
+ * caller), -EINVAL (said), -ENOMEM.
  */
 static int fprobe_fetch_walk__step(struct fprobe_fetch_walk *w,
 				   const struct perf_probe_arg_field *field)
@@ -449,7 +440,8 @@ static int fprobe_fetch_walk__step(struct fprobe_fetch_walk *w,
 
 /*
  * The fetch argument of the end of the path, into *@text, with the fetch
- * type given or that of its type. Return: 0, -EINVAL (said), -ENOMEM.
+ * type given or that of its type. Return: 0, -ENOENT (as for a step),
+ * -EINVAL (said), -ENOMEM.
  */
 static int fprobe_fetch_walk__text(struct fprobe_fetch_walk *w, char **text)
 {

@@ -2,9 +2,8 @@
 /*
  * The probes of perf fprobe: each -a 'FUNC|GLOB[,FUNC|GLOB...] [PARAM...]'
  * is expanded to the traceable functions it matches
- * (available_filter_functions, less the not-filter), and the parameters it
- * names are found in the prototypes of those functions, read from the
- * DWARF of vmlinux or from BTF.
+ * (available_filter_functions, less the not-filter); the parameters it
+ * names are looked up in their prototypes by util/fprobe-param.c.
  *
  * A function named that cannot be traced is skipped, and said, with the
  * reason: unknown, not traceable (in kallsyms only: notrace), inlined
@@ -29,7 +28,6 @@
 #include <api/fs/tracing_path.h>
 
 #include "debug.h"
-#include "fprobe-btf.h"
 #include "fprobe-decode.h"
 #include "fprobe-dwarf.h"
 #include "fprobe-probe.h"

@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Recording the calls of the probes of perf fprobe (util/fprobe-probe.c),
- * in one of two ways:
- *
- *  - with the fprobe PMU (/sys/bus/event_source/devices/fprobe), one event
- *    per probe (fprobe_pmu__attr()); each completed call is one sample
- *    whose raw data is a struct fprobe_pmu_record and whose period is the
- *    call's duration. The PMU takes its filter as a user pointer in
- *    config1 (see include/uapi/linux/fprobe_pmu.h): an event string cannot
- *    carry one, so the events are built here and recorded with the evlist
- *    and session APIs (fprobe_pmu__record()) into a perf.data file that
- *    perf report reads as any, or handed as they come to perf fprobe
- *    trace (struct fprobe_live);
- *
- *  - without it, through fprobe events in tracefs: an entry and an exit
- *    event per function in the perf_fprobe group
- *    (fprobe_tracefs__add_events()), which perf record records as
- *    tracepoints (fprobe_tracefs__record_argv()), removed afterwards. The
- *    exit samples are then given the call's duration as period and the
- *    function as ip (fprobe_tracefs__fixup_periods()), so that perf report
- *    ranks functions by time on this path too.
+ * Recording the calls of the probes of perf fprobe (util/fprobe-probe.c)
+ * with the fprobe PMU (/sys/bus/event_source/devices/fprobe): one event per
+ * probe (fprobe_pmu__attr()); each completed call is one sample whose raw
+ * data is a struct fprobe_pmu_record and whose period is the call's
+ * duration. The PMU takes its filter as a user pointer in config1 (see
+ * include/uapi/linux/fprobe_pmu.h): an event string cannot carry one, so
+ * the events are built here and recorded with the evlist and session APIs
+ * (fprobe_pmu__record()) into a perf.data file that perf report reads as
+ * any, or handed as they come to perf fprobe trace (struct fprobe_live).
+ * Without the PMU, util/fprobe-tracefs.c records fprobe events instead.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,24 +23,19 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <linux/build_bug.h>
 #include <linux/err.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/string.h>
-#include <linux/zalloc.h>
 
 #include <internal/lib.h> // page_size
 #include <internal/xyarray.h>
 #include <perf/evsel.h>
 #include <perf/mmap.h>
 #include <api/fs/fs.h>
-#include <api/fs/tracing_path.h>
-#include <traceevent/event-parse.h>
 
 #include "callchain.h"
 #include "color.h"
@@ -59,7 +44,6 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
-#include "hashmap.h"
 #include "header.h"
 #include "machine.h"
 #include "mmap.h"

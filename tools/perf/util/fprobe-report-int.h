@@ -175,6 +175,7 @@ u64 fr_hash(const void *key, size_t len);
 extern enum fr_sort_key fr_cur_sort;
 int fr_node_cmp(const void *a, const void *b);
 const char *fr_fmt_ns(char *buf, size_t size, u64 ns);
+u64 fr_stats__avg(const struct fr_stats *st);
 int fr_check_output(const struct fprobe_report *rep, FILE *fp);
 int fr_output_status(FILE *fp);
 int fr_visit_calls(const struct fprobe_report *rep, fr_call_fn fn, void *arg);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Call graphs, latency histograms and flame graphs of the calls that
- * 'perf fprobe' recorded.
+ * Call graphs and latency histograms of the calls that 'perf fprobe'
+ * recorded; util/fprobe-flamegraph.c writes their outputs for other tools.
  *
  * The builtin hands every traced call to fprobe_report__add() as a struct
  * fprobe_call, in any order. A call whose entry and exit were both seen
@@ -651,7 +651,7 @@ static void fr_stats__finish(struct fr_stats *st)
 	fr_stats__exit(st);
 }
 
-static u64 fr_stats__avg(const struct fr_stats *st)
+u64 fr_stats__avg(const struct fr_stats *st)
 {
 	return st->count ? st->total / st->count : 0;
 }

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,26 +20,18 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <linux/build_bug.h>
 #include <linux/err.h>
-#include <linux/fprobe_pmu.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
-#include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
-#include <internal/lib.h> // page_size
-#include <internal/xyarray.h>
 #include <perf/evsel.h>
-#include <perf/mmap.h>
 #include <api/fs/fs.h>
 #include <api/fs/tracing_path.h>
 #include <traceevent/event-parse.h>
 
 #include "callchain.h"
-#include "color.h"
 #include "data.h"
 #include "debug.h"
 #include "event.h"
@@ -48,14 +39,10 @@
 #include "evsel.h"
 #include "hashmap.h"
 #include "header.h"
-#include "machine.h"
 #include "mmap.h"
 #include "record.h"
 #include "sample.h"
 #include "session.h"
-#include "strbuf.h"
-#include "symbol.h"
-#include "synthetic-events.h"
 #include "target.h"
 #include "tool.h"
 #include "fprobe-call.h"

@@ -160,6 +160,7 @@ int fprobe_report_fuzz_one(const uint8_t *data, size_t size)
 		fprobe_report__write_folded(rep, null);
 		fprobe_report__write_svg(rep, null, "fuzz <&>");
 		fprobe_report__write_chrome(rep, null);
+		fprobe_report__write_csv(rep, null);
 	}
 	fprobe_report__delete(rep);
 	return 0;
