@@ -43,7 +43,9 @@ while read -r c; do
 	*.) echo "$short: the subject ends in a period: $subject"; bad=1 ;;
 	esac
 	if grep -qxF "$c" <<<"$one_change_commits"; then
-		if grep -qiE '^(wip|fixup)([^[:alnum:]]|$)' <<<"$subject"; then
+		# after an area prefix too ("harness: wip ..."); fixup! is said above
+		if [[ "$subject" != fixup!* ]] &&
+			grep -qiE '^([[:alnum:]_./-]+: *)?(wip|fixup)([^[:alnum:]]|$)' <<<"$subject"; then
 			echo "$short: a work-in-progress subject: $subject"
 			bad=1
 		fi
