@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # perf test "fprobe report" on the host: the C tests of the fprobe record
 # decoding and of the report (tree values, histograms, folded stacks, SVG,
-# Chrome trace) all pass, the SVG they write is well-formed XML (xmllint)
+# Chrome trace, CSV) all pass, the SVG they write is well-formed XML (xmllint)
 # whose script zooms and searches (svg-flamegraph-check.js, under node),
 # and the Chrome trace valid JSON (python3 -m json.tool).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 perf=$BUILD/perf/perf
-cases=11
+cases=12
 
 fail() { echo "FAIL: $*"; exit 1; }
 
