@@ -120,8 +120,9 @@ check_path() {
 		fail "no call path ...;ksys_read;vfs_read: $(cat "$tmpdir/folded")"
 	perf fprobe report -i "$data" --csv >"$tmpdir/csv" 2>/dev/null ||
 		fail "perf fprobe report --csv"
-	grep -q '^vfs_read,[1-9][0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*$' "$tmpdir/csv" ||
-		fail "no CSV line of vfs_read: $(cat "$tmpdir/csv")"
+	# the same 1000 calls, none without its entry or exit, in the CSV
+	grep -qE '^vfs_read,1000(,[0-9]+){5},0,0$' "$tmpdir/csv" ||
+		fail "no CSV line of vfs_read's 1000 complete calls: $(cat "$tmpdir/csv")"
 	if grep -q 'vfs_read;vfs_read' "$tmpdir/folded"; then
 		fail "the probed function's own frame is in its call path"
 	fi
