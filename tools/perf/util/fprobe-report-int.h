@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The insides of a perf fprobe report, shared by util/fprobe-report.c,
- * which builds it, and util/fprobe-flamegraph.c, which writes its
- * flame graph and trace outputs. Not for other users: util/fprobe-report.h
- * is the interface.
+ * The insides of a perf fprobe report: for util/fprobe-report.c, which
+ * builds it, and for the files that write its outputs for other tools.
+ * Not for other users: util/fprobe-report.h is the interface.
  */
 #ifndef __PERF_FPROBE_REPORT_INT_H
 #define __PERF_FPROBE_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/bits.h>
+#include <linux/types.h>
+
+#include "fprobe-call.h"
+#include "fprobe-report.h"
 
 #define NSEC_PER_USEC	1000ULL
 #define NSEC_PER_MSEC	1000000ULL
