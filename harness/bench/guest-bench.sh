@@ -317,14 +317,27 @@ if [ "$kernel" = patched ] && want peers; then
 		kill -INT $pid
 		wait $pid || true
 		lost=$(sed -n 's/.* \([0-9]*\) records LOST.*/\1/p' /tmp/peer.err)
+		# perf fprobe -b: the calls it counted, and those the kernel did not
+		c=$(sed -n 's/^perf fprobe: \([0-9]*\) calls, each counted in the kernel.*/\1/p' \
+			/tmp/peer.err)
+		if [ -n "$c" ]; then
+			lost=$(sed -n 's/^# calls not counted: \([0-9]*\).*/\1/p' /tmp/peer.out)
+			echo "BENCH peercount kernel=$kernel rep=$r tool=$name counted=$c"
+		fi
 		echo "BENCH peerlost kernel=$kernel rep=$r tool=$name lost=${lost:-0}"
 	}
-	# every call recorded, none throttled: as the other tools see them
-	echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate ||
-		die "cannot raise kernel.perf_event_max_sample_rate"
+	rate_file=/proc/sys/kernel/perf_event_max_sample_rate
+	default_rate=$(cat $rate_file)
 	fp="perf fprobe record -A -a vfs_read -o /tmp/peer.data"
 	for r in $(seq "$((reps < 3 ? reps : 3))"); do
+		# perf fprobe -b counts every call at the default sample rate
+		echo "$default_rate" >$rate_file
 		peer none - -
+		peer perf-fprobe-b /tmp/peer.err counting perf fprobe -b -A -a vfs_read
+		peer perf-fprobe-b-none /tmp/peer.err counting \
+			perf fprobe -b -A --call-graph none --hist -a vfs_read
+		# every call recorded, none throttled: as the other tools see them
+		echo 100000000 >$rate_file || die "cannot raise kernel.perf_event_max_sample_rate"
 		# shellcheck disable=SC2086 # $fp is split into its words
 		peer perf-fprobe /tmp/peer.err attached $fp
 		# shellcheck disable=SC2086

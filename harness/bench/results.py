@@ -85,6 +85,7 @@ REQUIRED = {
     "peers": ("kernel", "rep", "tool", "calls", "ns"),
     "everything": ("kernel", "rep", "load", "samples", "lost"),
     "peerlost": ("kernel", "rep", "tool", "lost"),
+    "peercount": ("kernel", "rep", "tool", "counted"),
     "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
     "report": ("rep", "tool", "ns"),
@@ -462,6 +463,8 @@ PEERS = (
     ("perf-fprobe", "perf fprobe record -A -a vfs_read (the PMU, kernel callchains)"),
     ("perf-fprobe-none", "perf fprobe record -A --call-graph none -a vfs_read"),
     ("perf-fprobe-tracefs", "perf fprobe record -A --tracefs -a vfs_read"),
+    ("perf-fprobe-b", "perf fprobe -b -A -a vfs_read (BPF, by kernel call path)"),
+    ("perf-fprobe-b-none", "perf fprobe -b -A --call-graph none -a vfs_read (BPF)"),
     ("perf-ftrace-latency", "perf ftrace latency -a -T vfs_read"),
     ("bpftrace-kfunc", "bpftrace kfunc/kretfunc, @h = hist(latency)"),
     ("bpftrace-kfunc-kstack", "bpftrace kfunc/kretfunc, @h[kstack] = hist(latency)"),
@@ -476,6 +479,10 @@ PEER_GIVES = {
                          "recorded one by one"),
     "perf-fprobe-tracefs": ("each call, as an entry and an exit record to pair",
                             "recorded one by one"),
+    "perf-fprobe-b": ("count, total, self, max, p99 and a latency histogram per kernel call path",
+                      "counted in the kernel"),
+    "perf-fprobe-b-none": ("count, total, max, p99 and a latency histogram",
+                           "counted in the kernel"),
     "perf-ftrace-latency": ("a latency histogram", "from the function_graph tracer's records"),
     "bpftrace-kfunc": ("a latency histogram", "counted in the kernel"),
     "bpftrace-kfunc-kstack": ("a latency histogram per kernel call path", "counted in the kernel"),
@@ -487,6 +494,8 @@ PEER_GIVES = {
 PEER_TARGETS = (
     ("perf-fprobe", "bpftrace-kfunc-kstack", 0.5),
     ("perf-fprobe-none", "bpftrace-kfunc", 1.0),
+    ("perf-fprobe-b-none", "bpftrace-kfunc", 0.75),
+    ("perf-fprobe-b", "bpftrace-kfunc-kstack", 0.5),
 )
 
 
@@ -529,8 +538,14 @@ def peers_section(rows, res):
                     for r in per_call[t] if r in per_call["none"]}
         s = mean_spread(list(added[t].values()))
         lost = [int(r["lost"]) for r in select(rows, "peerlost", tool=t) if int(r["lost"])]
+        counted = [int(r["counted"]) for r in select(rows, "peercount", tool=t)]
         res["peers"][t] = {"desc": desc, "added": s, "lost": lost}
         note = f"  ({sum(lost)} records lost)" if lost else ""
+        if counted:
+            # perf fprobe -b: every call of the run counted, by repetition
+            res["peers"][t]["counted"] = counted
+            note = (f"  (counted {'/'.join(f'{c:,}' for c in counted)} calls, "
+                    f"{sum(lost)} not counted)")
         print(f"{desc:<64}{fmt_insn(s):>24}{note}")
     print("   A / B of the instructions added:")
     for a, b, target in PEER_TARGETS:
@@ -604,8 +619,10 @@ def summary(res):
                        f"| {how} | {lost:,} |")
         out += ["", f"`dd` alone: {thousands(peers['workload']['mean'])} instructions per "
                 "call. perf's sample budget (`kernel.perf_event_max_sample_rate`) is "
-                "raised for this run, as a user who wants every call does: at the "
-                "default, perf throttles a hot function's records (below)."]
+                "raised for the recordings, as a user who wants every call does: at the "
+                "default, perf throttles a hot function's records (below). perf fprobe -b "
+                "runs at the default, and counts every call of the run (for -b, the "
+                "last column is the calls the kernel did not count)."]
     pc = res.get("percall", {})
     rows = []
     for case, desc in PERCALL:

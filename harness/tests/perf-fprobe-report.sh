@@ -8,7 +8,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 perf=$BUILD/perf/perf
-cases=12
+cases=13
 
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -44,6 +44,7 @@
 #include "util/thread.h"
 #include "util/time-utils.h"
 #include "util/util.h"
+#include "util/fprobe-bpf.h"
 #include "util/fprobe-call.h"
 #include "util/fprobe-probe.h"
 #include "util/fprobe-record.h"
@@ -52,6 +53,8 @@
 
 /* The tracefs path makes two events per function: keep it sane */
 #define FPROBE_MAX_TRACEFS_FUNCS	128
+/* -b: the most functions of a BPF kprobe_multi link (MAX_KPROBE_MULTI_CNT) */
+#define FPROBE_MAX_BPF_FUNCS		(1 << 20)
 
 enum fprobe_output {
 	FPROBE_OUT_TREE		= 1 << 0,
@@ -77,6 +80,7 @@ struct perf_fprobe {
 	u32			stack_dump_size; /* --call-graph dwarf,SIZE */
 	bool			call_graph_set;	/* --call-graph given */
 	bool			force_tracefs;
+	bool			use_bpf;	/* -b: count every call in the kernel */
 	/* why the fprobe PMU is not used, when it is not (fprobe__find_pmu()) */
 	const char		*no_pmu;
 	char			no_pmu_buf[128];
@@ -326,6 +330,10 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 	if (st->nr_bad)
 		fprintf(stderr, ", %" PRIu64 " undecodable records", st->nr_bad);
 	fprintf(stderr, "\n");
+	/* more than 1% of the calls missing: the numbers are those of a sample */
+	if (st->nr_lost && st->nr_lost * 100 > st->nr_calls + st->nr_lost)
+		fprintf(stderr, "%s\n",
+			"perf fprobe: the counts and times are those of the calls recorded: perf fprobe -b counts every call in the kernel");
 
 out_free:
 	fprobe_report__delete(fprobe->rep);
@@ -482,7 +490,11 @@ static int fprobe__prepare(struct perf_fprobe *fprobe, struct perf_pmu *pmu)
 		       fprobe->no_pmu);
 		return -1;
 	}
-	if (pmu) {
+	if (fprobe->use_bpf) {
+		probes->max_funcs = FPROBE_MAX_BPF_FUNCS;
+		probes->max_per_probe = false;
+		probes->max_what = "a BPF kprobe_multi link";
+	} else if (pmu) {
 		probes->max_funcs = fprobe_pmu__max_funcs();
 		probes->max_per_probe = true;
 		probes->max_what =
@@ -493,7 +505,7 @@ static int fprobe__prepare(struct perf_fprobe *fprobe, struct perf_pmu *pmu)
 		probes->max_what = "the tracefs fallback (two fprobe events each)";
 	}
 	/* the tracefs events need the return type of every function */
-	probes->all_protos = !pmu && !fprobe->dry_run;
+	probes->all_protos = !pmu && !fprobe->dry_run && !fprobe->use_bpf;
 	return fprobe_probes__prepare(probes, &fprobe_interrupted);
 }
 
@@ -541,7 +553,7 @@ static struct perf_pmu *fprobe__find_pmu(struct perf_fprobe *fprobe)
  */
 static int fprobe__dry_run(struct perf_fprobe *fprobe)
 {
-	struct perf_pmu *pmu = fprobe__find_pmu(fprobe);
+	struct perf_pmu *pmu = fprobe->use_bpf ? NULL : fprobe__find_pmu(fprobe);
 
 	signal(SIGINT, fprobe__sigint);
 	if (fprobe__prepare(fprobe, pmu) < 0)
@@ -551,7 +563,8 @@ static int fprobe__dry_run(struct perf_fprobe *fprobe)
 		return -1;
 	fprobe_probes__print_funcs(&fprobe->probes, stdout);
 	fflush(stdout);
-	fprobe_probes__print_summary(&fprobe->probes, pmu ?
+	fprobe_probes__print_summary(&fprobe->probes, fprobe->use_bpf ?
+				     "dry run, counting with BPF: would attach" : pmu ?
 				     "dry run, with the fprobe PMU: would attach" :
 				     "dry run, with fprobe events in tracefs: would attach");
 	return 0;
@@ -655,6 +668,47 @@ out_remove:
 	fprobe_tracefs__remove_events(&fprobe->probes);
 	if (ret == 0 && fprobe_tracefs__fixup_periods(output) < 0)
 		pr_warning("failed to set the durations as periods in %s\n", output);
+	return ret;
+}
+
+/*
+ * -b: every call counted in the kernel by a BPF program, summed there by
+ * call path and latency bucket, then reported; nothing is recorded
+ */
+static int fprobe__count(struct perf_fprobe *fprobe, int argc, const char **argv)
+{
+	struct fprobe_bpf_opts opts = {
+		.target		= &fprobe->target,
+		.duration	= fprobe->duration,
+		.use_stack	= fprobe->call_graph != FPROBE_CALL_GRAPH_NONE,
+		.min_latency	= fprobe->ropts.min_latency,
+		.interrupted	= &fprobe_interrupted,
+	};
+	struct fprobe_report *rep;
+	int ret;
+
+	signal(SIGINT, fprobe__sigint);
+	signal(SIGTERM, fprobe__sigint);
+	if (fprobe__prepare(fprobe, NULL) < 0)
+		return -1;
+	rep = fprobe_report__new(&fprobe->ropts);
+	if (!rep) {
+		pr_err("failed to set up the report\n");
+		return -1;
+	}
+	fprobe->rep = rep;
+	ret = fprobe_bpf__count(&fprobe->probes, &opts, rep, argc, argv);
+	if (!ret && fprobe_report__finish(rep)) {
+		pr_err("failed to build the report\n");
+		ret = -1;
+	}
+	if (!ret) {
+		ret = fprobe__output(fprobe);
+		fprintf(stderr, "perf fprobe: %zu calls, each counted in the kernel\n",
+			fprobe_report__nr_calls(rep));
+	}
+	fprobe_report__delete(rep);
+	fprobe->rep = NULL;
 	return ret;
 }
 
@@ -793,6 +847,8 @@ static const struct option fprobe_record_options[] = {
 		   "Do not trace the functions these globs match"),
 	OPT_BOOLEAN(0, "tracefs", &perf_fprobe.force_tracefs,
 		    "Use fprobe events in tracefs even with the fprobe PMU"),
+	OPT_BOOLEAN('b', "use-bpf", &perf_fprobe.use_bpf,
+		    "Count every call in the kernel with BPF: none lost, none recorded"),
 	OPT_STRING('o', "output", &perf_fprobe.output, "file",
 		   "Write the recording to this file (perf fprobe record: perf.data)"),
 	OPT_PARENT(report_only_options),
@@ -863,6 +919,36 @@ static int fprobe__check_options(struct perf_fprobe *fprobe, const struct option
 	return 0;
 }
 
+/* What -b, which records no call, cannot do. Return: 0, -1 */
+static int fprobe__check_bpf_options(struct perf_fprobe *fprobe)
+{
+	struct fprobe_probe *probe;
+
+	if (fprobe->record_only || fprobe->live) {
+		pr_err("-b counts the calls in the kernel and records none: it goes with perf fprobe, not with perf fprobe record or trace\n");
+		return -1;
+	}
+	if (fprobe->output || fprobe->force_tracefs || fprobe->mmap_pages ||
+	    fprobe->probes.scope || fprobe->errors ||
+	    fprobe->outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME)) {
+		pr_err("-b counts the calls in the kernel and records none: it takes no -o, --tracefs, -m, -G, --errors, --calls or --chrome\n");
+		return -1;
+	}
+	if (fprobe->call_graph == FPROBE_CALL_GRAPH_FP ||
+	    fprobe->call_graph == FPROBE_CALL_GRAPH_DWARF) {
+		pr_err("-b sums the calls by kernel call path: --call-graph takes kernel (the default) or none\n");
+		return -1;
+	}
+	list_for_each_entry(probe, &fprobe->probes.list, list) {
+		if (probe->nr_params || probe->nr_fetch) {
+			pr_err("-b counts the calls and records no parameter: drop those of '%s'\n",
+			       probe->spec);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * The options that do not go with perf fprobe record or trace, and trace's
  * default of no callchain. Return: 0, -1
@@ -878,6 +964,8 @@ static int fprobe__check_record_options(struct perf_fprobe *fprobe)
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
 		return -1;
 	}
+	if (fprobe->use_bpf && fprobe__check_bpf_options(fprobe) < 0)
+		return -1;
 	/* perf fprobe trace prints no callchain: it records none */
 	if (fprobe->live) {
 		if (fprobe->call_graph == FPROBE_CALL_GRAPH_FP ||
@@ -922,6 +1010,8 @@ static int fprobe__record_report(struct perf_fprobe *fprobe, int argc, const cha
 
 	if (fprobe->live)
 		return fprobe__record(fprobe, NULL, argc, argv);
+	if (fprobe->use_bpf)
+		return fprobe__count(fprobe, argc, argv);
 	data_path = fprobe->output;
 	if (!data_path && fprobe->record_only)
 		data_path = "perf.data";

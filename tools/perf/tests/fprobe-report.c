@@ -347,7 +347,7 @@ static int test__fprobe_report_decode(struct test_suite *test __maybe_unused,
 
 static const char expected_tree[] =
 "# fprobe call graph: 9 calls of 3 functions in 2 threads, total 18.000 us\n"
-"# lost records: 3 (their calls are missing, or counted below without latency)\n"
+"# lost records: 3 (their calls are missing, or counted below without latency: the counts and times below are those of a sample; perf fprobe -b counts every call)\n"
 "# calls without exit: 2 (ksys_read 1, vfs_read 1)\n"
 "# calls without entry: 1 (vfs_read 1)\n"
 "#\n"
@@ -402,7 +402,7 @@ static int test__fprobe_report_tree(struct test_suite *test __maybe_unused,
 
 static const char expected_hist[] =
 "# fprobe latency histograms: 9 calls of 3 functions in 2 threads, total 18.000 us\n"
-"# lost records: 3 (their calls are missing, or counted below without latency)\n"
+"# lost records: 3 (their calls are missing, or counted below without latency: the counts and times below are those of a sample; perf fprobe -b counts every call)\n"
 "# calls without exit: 2 (ksys_read 1, vfs_read 1)\n"
 "# calls without entry: 1 (vfs_read 1)\n"
 "\n"
@@ -720,7 +720,7 @@ static int test__fprobe_report_chrome(struct test_suite *test __maybe_unused,
 
 static const char expected_partial[] =
 "# fprobe latency histograms: 1 calls of 1 functions in 1 threads, total 10 ns\n"
-"# lost records: 7 (their calls are missing, or counted below without latency)\n"
+"# lost records: 7 (their calls are missing, or counted below without latency: the counts and times below are those of a sample; perf fprobe -b counts every call)\n"
 "# calls without exit: 2 (f 2)\n"
 "# calls without entry: 1 (f 1)\n"
 "\n"
@@ -819,7 +819,7 @@ static const char expected_depth_folded[] =
 
 static const char expected_depth_tree[] =
 "# fprobe call graph: 9 calls of 3 functions in 2 threads, total 18.000 us\n"
-"# lost records: 3 (their calls are missing, or counted below without latency)\n"
+"# lost records: 3 (their calls are missing, or counted below without latency: the counts and times below are those of a sample; perf fprobe -b counts every call)\n"
 "# calls without exit: 2 (ksys_read 1, vfs_read 1)\n"
 "# calls without entry: 1 (vfs_read 1)\n"
 "#\n"
@@ -831,7 +831,7 @@ static const char expected_depth_tree[] =
 
 static const char expected_tid_tree[] =
 "# fprobe call graph: 3 calls of 2 functions in 1 threads, total 4.000 us\n"
-"# lost records: 3 (their calls are missing, or counted below without latency)\n"
+"# lost records: 3 (their calls are missing, or counted below without latency: the counts and times below are those of a sample; perf fprobe -b counts every call)\n"
 "# calls without exit: 1 (ksys_read 1)\n"
 "# calls without entry: 1 (vfs_read 1)\n"
 "#\n"
@@ -845,7 +845,7 @@ static const char expected_tid_tree[] =
 /* the calls of the ranges 0-1.5 us and from 20 us on */
 static const char expected_time_tree[] =
 "# fprobe call graph: 2 calls of 2 functions in 1 threads, total 4.000 us\n"
-"# lost records: 3 (their calls are missing, or counted below without latency)\n"
+"# lost records: 3 (their calls are missing, or counted below without latency: the counts and times below are those of a sample; perf fprobe -b counts every call)\n"
 "# calls without exit: 2 (ksys_read 1, vfs_read 1)\n"
 "# calls without entry: 1 (vfs_read 1)\n"
 "#\n"
@@ -1088,6 +1088,102 @@ static const char many_vfs_read[] =
  * only with keep_calls: every output is the same as when all are nested at
  * the end, and a recording of many calls keeps none of them.
  */
+/* perf fprobe -b: ksys_read, and vfs_read in it, counted in the kernel */
+static const char *const sum_stack[] = { "entry_SYSCALL_64", "do_syscall_64" };
+static const char *const sum_path[] = { "ksys_read" };
+static const struct fprobe_report_bucket ksys_buckets[] = { { 4095, 2 }, { 8191, 8 } };
+static const struct fprobe_report_bucket vfs_buckets[] = {
+	{ 1023, 4 }, { 1151, 5 }, { 2047, 1 },
+};
+
+static const char expected_sums[] =
+"# fprobe call graph: 20 calls of 2 functions, total 50.000 us, each counted in the kernel\n"
+"# calls not counted: 2 (missing below)\n"
+"#\n"
+"#    count       total        self         avg         max         p99  call path\n"
+"        10   50.000 us           -           -           -           -  entry_SYSCALL_64\n"
+"        10   50.000 us           -           -           -           -    do_syscall_64\n"
+"        10   50.000 us   40.000 us    5.000 us    8.000 us    8.000 us      ksys_read\n"
+"        10   10.000 us   10.000 us    1.000 us    2.000 us    2.000 us        vfs_read\n";
+
+/* The buckets of vfs_read: 4 calls < 1024 ns, 5 more < 2048 ns, one over */
+static const char expected_sums_hist[] =
+"# fprobe latency histograms: 20 calls of 2 functions, total 50.000 us, each counted in the kernel\n"
+"# calls not counted: 2 (missing below)\n"
+"\n"
+"# ksys_read: 10 calls, total 50.000 us, avg 5.000 us, max 8.000 us, p99 8.000 us\n"
+"#       DURATION        |      COUNT | GRAPH                                          |\n"
+"    2.05 us - 4.10 us   |          2 | #########                                      |\n"
+"    4.10 us - 8.19 us   |          8 | ####################################           |\n"
+"\n"
+"# vfs_read: 10 calls, total 10.000 us, avg 1.000 us, max 2.000 us, p99 2.000 us\n"
+"#       DURATION        |      COUNT | GRAPH                                          |\n"
+"     512 ns - 1.02 us   |          4 | ##################                             |\n"
+"    1.02 us - 2.05 us   |          6 | ###########################                    |\n";
+
+static struct fprobe_report *sums_report(const struct fprobe_report_opts *opts)
+{
+	struct fprobe_report_sum ksys = {
+		.name = "ksys_read", .nr_stack = 2, .stack = (const char **)sum_stack,
+		.count = 10, .total = 50000, .self = 40000, .max = 8000,
+		.nr_buckets = ARRAY_SIZE(ksys_buckets), .buckets = ksys_buckets,
+	};
+	struct fprobe_report_sum vfs = {
+		.name = "vfs_read", .nr_stack = 2, .stack = (const char **)sum_stack,
+		.nr_path = 1, .path = (const char **)sum_path,
+		.count = 10, .total = 10000, .self = 10000, .max = 2000,
+		.nr_buckets = ARRAY_SIZE(vfs_buckets), .buckets = vfs_buckets,
+	};
+	struct fprobe_report_sum bad = vfs;
+	struct fprobe_report *rep = fprobe_report__new(opts);
+
+	if (!rep)
+		return NULL;
+	bad.self = bad.total + 1;
+	if (fprobe_report__add_sum(rep, &bad) != -EINVAL ||
+	    fprobe_report__add_sum(rep, &vfs) || fprobe_report__add_sum(rep, &ksys)) {
+		fprobe_report__delete(rep);
+		return NULL;
+	}
+	fprobe_report__add_uncounted(rep, 2);
+	if (fprobe_report__finish(rep)) {
+		fprobe_report__delete(rep);
+		return NULL;
+	}
+	return rep;
+}
+
+static int test__fprobe_report_sums(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct fprobe_report_opts opts = { .max_depth = 1, };
+	struct fprobe_report *rep = sums_report(NULL);
+	int ret;
+
+	TEST_ASSERT_VAL("sums", rep);
+	ret = check_output(rep, fprobe_report__print_tree, expected_sums);
+	if (ret == TEST_OK)
+		ret = check_output(rep, fprobe_report__print_hist, expected_sums_hist);
+	TEST_ASSERT_VAL("calls", fprobe_report__nr_calls(rep) == 20);
+	fprobe_report__delete(rep);
+	if (ret != TEST_OK)
+		return ret;
+
+	/* --max-depth 1: vfs_read, nested in ksys_read, is in its function only */
+	rep = sums_report(&opts);
+	TEST_ASSERT_VAL("sums, max depth", rep);
+	ret = check_output(rep, fprobe_report__print_hist, expected_sums_hist);
+	if (ret == TEST_OK) {
+		char *out = report_output(rep, fprobe_report__print_tree);
+
+		ret = out && strstr(out, "ksys_read\n") && !strstr(out, "vfs_read") ?
+		      TEST_OK : TEST_FAIL;
+		free(out);
+	}
+	fprobe_report__delete(rep);
+	return ret;
+}
+
 static int test__fprobe_report_settle(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
@@ -1183,6 +1279,7 @@ static struct test_case tests__fprobe_report[] = {
 	TEST_CASE("fprobe report: latency, depth, thread and time filters", fprobe_report_filters),
 	TEST_CASE("fprobe report: p99 exact, then from log-linear buckets", fprobe_report_p99),
 	TEST_CASE("fprobe report: threads settled as the recording is read", fprobe_report_settle),
+	TEST_CASE("fprobe report: calls counted in the kernel, by call path", fprobe_report_sums),
 	{	.name = NULL, }
 };
 

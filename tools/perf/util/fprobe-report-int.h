@@ -160,6 +160,8 @@ struct fprobe_report {
 	struct fr_node			root;
 	u64				lost;
 	u64				throttled;	/* times */
+	bool				counted;	/* calls counted in the kernel (-b) */
+	u64				uncounted;	/* by the kernel, which missed them */
 	u64				no_exit;
 	u64				no_entry;
 	u64				nr_threads;

@@ -565,7 +565,8 @@ static u64 fr_bucket_last(int chunk, u32 sub)
 	return (((u64)(FR_SUB + sub) << shift) - 1) + ((u64)1 << shift);
 }
 
-static int fr_stats__bucket(struct fr_stats *st, u64 dur)
+/* @n durations of @dur into the buckets */
+static int fr_stats__bucket(struct fr_stats *st, u64 dur, u64 n)
 {
 	u32 sub;
 	int c;
@@ -581,29 +582,35 @@ static int fr_stats__bucket(struct fr_stats *st, u64 dur)
 		if (!st->chunks[c])
 			return -ENOMEM;
 	}
-	st->chunks[c][sub]++;
+	st->chunks[c][sub] = fr_add(st->chunks[c][sub], n);
+	return 0;
+}
+
+/* The exact durations kept so far into the buckets, where the next go too */
+static int fr_stats__to_buckets(struct fr_stats *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_durs; i++) {
+		if (fr_stats__bucket(st, st->durs[i], 1))
+			return -ENOMEM;
+	}
+	free(st->durs);
+	st->durs = NULL;
+	st->nr_durs = 0;
+	st->alloc_durs = 0;
 	return 0;
 }
 
 static int fr_stats__add(struct fr_stats *st, u64 duration, u64 self)
 {
-	size_t i;
-
 	if (st->nr_durs < FR_EXACT_DURS && !st->chunks) {
 		if (fr_grow(&st->durs, &st->alloc_durs, st->nr_durs, sizeof(u64)))
 			return -ENOMEM;
 		st->durs[st->nr_durs++] = duration;
 	} else {
 		/* one more than the exact ones: into buckets, all of them */
-		for (i = 0; i < st->nr_durs; i++) {
-			if (fr_stats__bucket(st, st->durs[i]))
-				return -ENOMEM;
-		}
-		free(st->durs);
-		st->durs = NULL;
-		st->nr_durs = 0;
-		st->alloc_durs = 0;
-		if (fr_stats__bucket(st, duration))
+		if (fr_stats__to_buckets(st) || fr_stats__bucket(st, duration, 1))
 			return -ENOMEM;
 	}
 	if (duration > st->max)
@@ -701,6 +708,90 @@ static struct fr_node *fr_node__child(struct fprobe_report *rep, struct fr_node 
 	}
 	parent->children[parent->nr_children++] = node;
 	return node;
+}
+
+/* The calls of @sum, counted in the kernel, in @st */
+static int fr_stats__add_sum(struct fr_stats *st, const struct fprobe_report_sum *sum)
+{
+	u32 i;
+
+	if (fr_stats__to_buckets(st))
+		return -ENOMEM;
+	for (i = 0; i < sum->nr_buckets; i++) {
+		if (sum->buckets[i].count &&
+		    fr_stats__bucket(st, sum->buckets[i].last, sum->buckets[i].count))
+			return -ENOMEM;
+	}
+	if (sum->max > st->max)
+		st->max = sum->max;
+	st->count = fr_add(st->count, sum->count);
+	st->total = fr_add(st->total, sum->total);
+	st->self = fr_add(st->self, sum->self);
+	return 0;
+}
+
+/**
+ * fprobe_report__add_sum - add calls counted in the kernel, by call path
+ * @rep: the report, not finished yet
+ * @sum: their function, call path and sums
+ *
+ * The calls of perf fprobe -b, which are not recorded one by one: all those
+ * of a function by one call path, with the kernel callchain above the
+ * outermost traced call (@sum->stack) and the traced calls they are nested
+ * in (@sum->path), their count, total, self and max times and their
+ * latency buckets. The filters of threads and times cannot select among
+ * them and are not applied, nor is min_latency (the kernel did it).
+ *
+ * Return: 0, -EINVAL for a bad @sum or a finished report, -ENOMEM.
+ */
+int fprobe_report__add_sum(struct fprobe_report *rep, const struct fprobe_report_sum *sum)
+{
+	struct fr_node *node = &rep->root;
+	const char *name;
+	struct fr_func *fn;
+	int level = 1;
+	u32 i;
+
+	if (!rep || !sum || rep->finished || !sum->name || !sum->name[0] ||
+	    sum->nr_stack > FR_MAX_STACK || (sum->nr_stack && !sum->stack) ||
+	    (sum->nr_path && !sum->path) || (sum->nr_buckets && !sum->buckets) ||
+	    sum->self > sum->total || sum->max > sum->total)
+		return -EINVAL;
+
+	rep->counted = true;
+	name = fr_intern_str(rep, sum->name);
+	fn = name ? fr_func__findnew(rep, name) : NULL;
+	if (!fn || fr_stats__add_sum(&fn->stats, sum))
+		return -ENOMEM;
+	for (i = 0; i < sum->nr_buckets; i++) {
+		u64 last = sum->buckets[i].last;
+
+		fn->buckets[last ? 64 - __builtin_clzll(last) : 0] += sum->buckets[i].count;
+	}
+	rep->nr_calls += sum->count;
+
+	for (i = 0; node && i < sum->nr_stack; i++) {
+		const char *frame = sum->stack[i];
+
+		frame = fr_intern_str(rep, frame && frame[0] ? frame : "[unknown]");
+		node = frame ? fr_node__child(rep, node, frame, FR_NODE_FRAME) : NULL;
+	}
+	for (i = 0; node && i <= sum->nr_path; i++, level++) {
+		const char *call = i < sum->nr_path ? fr_intern_str(rep, sum->path[i]) : name;
+
+		if (rep->opts.max_depth && level > rep->opts.max_depth)
+			return 0;
+		node = call ? fr_node__child(rep, node, call, FR_NODE_CALL) : NULL;
+	}
+	if (!node || fr_stats__add_sum(&node->stats, sum))
+		return -ENOMEM;
+	return 0;
+}
+
+void fprobe_report__add_uncounted(struct fprobe_report *rep, u64 nr_calls)
+{
+	if (rep)
+		rep->uncounted = fr_add(rep->uncounted, nr_calls);
 }
 
 /*
@@ -828,6 +919,12 @@ int fprobe_report__settle(struct fprobe_report *rep, s32 tid)
 	thr->nr_calls = 0;
 	thr->nr_settled = 0;
 	return 0;
+}
+
+/* The calls the report sums: kept by its filters, or counted in the kernel */
+size_t fprobe_report__nr_calls(const struct fprobe_report *rep)
+{
+	return rep ? rep->nr_calls : 0;
 }
 
 /* The number of calls the report keeps one by one now */
@@ -1054,12 +1151,24 @@ static void fr_print_header(const struct fprobe_report *rep, FILE *fp, const cha
 {
 	char buf[32];
 
+	if (rep->counted) {
+		fprintf(fp, "# %s: %zu calls of %llu functions, total %s, %s\n", what,
+			rep->nr_calls, (unsigned long long)fr_nr_active_funcs(rep),
+			fr_fmt_ns(buf, sizeof(buf), rep->root.stats.total),
+			"each counted in the kernel");
+		fprintf(fp, "# calls not counted: %llu%s\n", (unsigned long long)rep->uncounted,
+			rep->uncounted ? " (missing below)" : "");
+		return;
+	}
 	fprintf(fp, "# %s: %zu calls of %llu functions in %llu threads, total %s\n",
 		what, rep->nr_calls, (unsigned long long)fr_nr_active_funcs(rep),
 		(unsigned long long)rep->nr_threads,
 		fr_fmt_ns(buf, sizeof(buf), rep->root.stats.total));
-	fprintf(fp, "# lost records: %llu%s\n", (unsigned long long)rep->lost,
-		rep->lost ? " (their calls are missing, or counted below without latency)" : "");
+	fprintf(fp, "# lost records: %llu", (unsigned long long)rep->lost);
+	if (rep->lost)
+		fprintf(fp, "%s",
+			" (their calls are missing, or counted below without latency: the counts and times below are those of a sample; perf fprobe -b counts every call)");
+	fprintf(fp, "\n");
 	if (rep->throttled)
 		fprintf(fp, "# throttled: %llu times (%s; %s)\n",
 			(unsigned long long)rep->throttled,

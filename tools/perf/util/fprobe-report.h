@@ -31,15 +31,40 @@ const char *fprobe_report__sort_keys(void);
 bool fprobe_report_opts__selects(const struct fprobe_report_opts *opts,
 				 const struct fprobe_call *call);
 
+/* The latency buckets of calls counted in the kernel: @count of at most @last ns */
+struct fprobe_report_bucket {
+	u64		last;
+	u64		count;
+};
+
+/* Calls counted in the kernel (perf fprobe -b): a function by one call path */
+struct fprobe_report_sum {
+	const char	*name;		/* the function */
+	u32		nr_stack;	/* the kernel callchain above the call path */
+	const char	**stack;	/* its symbols, outermost first */
+	u32		nr_path;	/* the traced calls around these */
+	const char	**path;		/* their functions, outermost first */
+	u64		count;
+	u64		total;		/* ns */
+	u64		self;		/* ns, less the traced calls nested in them */
+	u64		max;		/* ns */
+	u32		nr_buckets;
+	const struct fprobe_report_bucket *buckets;
+};
+
 /* NULL with errno EINVAL for a bad sort key, max_depth, tids or times; ENOMEM */
 struct fprobe_report *fprobe_report__new(const struct fprobe_report_opts *opts);
 /* Copies what it keeps (name, stack strings too); calls may arrive in any order */
 int  fprobe_report__add(struct fprobe_report *rep, const struct fprobe_call *call);
 void fprobe_report__add_lost(struct fprobe_report *rep, u64 nr_records);
+int  fprobe_report__add_sum(struct fprobe_report *rep, const struct fprobe_report_sum *sum);
+/* Calls the kernel did not count (perf fprobe -b) */
+void fprobe_report__add_uncounted(struct fprobe_report *rep, u64 nr_calls);
 void fprobe_report__add_throttled(struct fprobe_report *rep);
 /* No call of @tid to come is around or in one added: nest and sum them now */
 int  fprobe_report__settle(struct fprobe_report *rep, s32 tid);
 size_t fprobe_report__nr_kept_calls(const struct fprobe_report *rep);
+size_t fprobe_report__nr_calls(const struct fprobe_report *rep);
 /* Nests calls per tid by time intervals, builds the tree */
 int  fprobe_report__finish(struct fprobe_report *rep);
 int  fprobe_report__print_tree(struct fprobe_report *rep, FILE *fp);
