@@ -240,6 +240,21 @@ stats() { # FILE TYPE: the number of TYPE events in a perf.data
 # (the number alone: the report's line goes on with an explanation)
 fprobe_lost() { perf fprobe report -i "$1" 2>/dev/null | sed -n 's/^# lost records: \([0-9]*\).*/\1/p'; }
 record_lost() { echo $(($(stats "$1" LOST) + $(stats "$1" LOST_SAMPLES))); }
+# exact_count SECTION LOAD ARGS...: perf fprobe -b ARGS at the default
+# sample rate, the calls it counted in the kernel and those it did not
+exact_count() {
+	local section=$1 load=$2 rate
+	shift 2
+	rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+	echo "$default_rate" >/proc/sys/kernel/perf_event_max_sample_rate
+	perf fprobe -b --tree --csv "$@" >/tmp/exact.out 2>/tmp/exact.err ||
+		{ tail -5 /tmp/exact.err; die "perf fprobe -b $* failed"; }
+	echo "$rate" >/proc/sys/kernel/perf_event_max_sample_rate
+	echo "BENCH exact kernel=$kernel part=$section load=$load" \
+		"counted=$(sed -n 's/^perf fprobe: \([0-9]*\) calls, each counted.*/\1/p' /tmp/exact.err)" \
+		"uncounted=$(sed -n 's/^# calls not counted: \([0-9]*\).*/\1/p' /tmp/exact.out)"
+}
+default_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 
 # 6. Tracing everything (patched kernel): perf fprobe record -A -a '*'
 # --duration 2 at the default buffer size, every record kept by the kernel
@@ -261,6 +276,9 @@ if [ "$kernel" = patched ] && want everything; then
 			perf fprobe record -A -a '*' --duration 2 -o /tmp/all.data >/dev/null \
 				2>/tmp/all.err || { [ -z "$ddpid" ] || kill $ddpid; tail -5 /tmp/all.err
 				die "perf fprobe record -A -a '*' failed"; }
+			# the same, counted in the kernel: every call, or said
+			exact_count everything $load -A -a '*' --duration 2 ||
+				{ [ -z "$ddpid" ] || kill $ddpid; exit 1; }
 			if [ -n "$ddpid" ]; then
 				kill $ddpid
 				wait $ddpid 2>/dev/null || true
@@ -407,4 +425,6 @@ echo "BENCH records kernel=$kernel rep=$r tool=perf-fprobe calls=$count" \
 	"samples=$(stats /tmp/fprobe.data SAMPLE) lost=$(fprobe_lost /tmp/fprobe.data)"
 mkdir -p "$bench/tool"
 cp /tmp/fprobe.data "$bench/tool/fprobe.data"
+# the same calls, counted in the kernel
+exact_count tool big --call-graph none -a vfs_read -- $dd count=$count
 echo "BENCH done kernel=$kernel"

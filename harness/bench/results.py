@@ -86,6 +86,7 @@ REQUIRED = {
     "everything": ("kernel", "rep", "load", "samples", "lost"),
     "peerlost": ("kernel", "rep", "tool", "lost"),
     "peercount": ("kernel", "rep", "tool", "counted"),
+    "exact": ("kernel", "part", "load", "counted", "uncounted"),
     "setup": ("kernel", "rep", "tool", "funcs", "ns"),
     "records": ("kernel", "rep", "tool", "calls", "samples"),
     "report": ("rep", "tool", "ns"),
@@ -579,6 +580,10 @@ def everything_section(rows, res):
             shares.append(share)
             print(f"   {load:<4} repetition {r['rep']}: {kept} records kept, {lost} lost "
                   f"({100 * share:.2f}%)")
+        for e in select(rows, "exact", part="everything", load=load):
+            res["everything"].setdefault("exact_" + load, []).append(e)
+            print(f"   {load:<4} perf fprobe -b -A -a '*' --duration 2: {e['counted']} calls "
+                  f"counted in the kernel, {e['uncounted'] or 0} not counted")
         if not shares:
             errors.append(f"no everything result with load={load}")
             continue
@@ -652,6 +657,10 @@ def summary(res):
                      f"kept {kept:,} records and lost {lost:,} "
                      f"({100 * lost / max(calls, 1):.0f}%), counted and reported as lost; "
                      "its counts, sums and histograms are then those of a sample.")
+    ex = res.get("tool", {}).get("exact")
+    if big and ex:
+        words.append(f"- `perf fprobe -b` of the same workload counted {int(ex['counted']):,} "
+                     f"calls in the kernel ({int(ex['uncounted'] or 0):,} not counted).")
     ev = res.get("everything", {})
     if "idle" in ev and "dd" in ev:
         words.append(f"- Every kernel function for 2 s (`-A -a '*'`, the sample budget "
@@ -782,6 +791,13 @@ def main():
             r = big[0]
             print(f"   at the default buffer size, perf fprobe record of {r['calls']} calls: "
                   f"{r['samples']} records, {r['lost'] or 0} lost")
+            for e in select(rows, "exact", part="tool"):
+                # perf fprobe -b: the same workload, counted in the kernel
+                res["tool"]["exact"] = e
+                print(f"   perf fprobe -b of the same {r['calls']} calls: {e['counted']} "
+                      f"counted, {e['uncounted'] or 0} not counted")
+                if int(e["counted"] or 0) < int(r["calls"]):
+                    errors.append(f"perf fprobe -b counted {e['counted']} of {r['calls']} calls")
         else:
             errors.append("no record count of the large recording")
 
