@@ -583,7 +583,8 @@ def everything_section(rows, res):
         for e in select(rows, "exact", part="everything", load=load):
             res["everything"].setdefault("exact_" + load, []).append(e)
             print(f"   {load:<4} perf fprobe -b -A -a '*' --duration 2: {e['counted']} calls "
-                  f"counted in the kernel, {e['uncounted'] or 0} not counted")
+                  f"counted in the kernel, {e['uncounted'] or 0} not counted (entered while "
+                  "the BPF program or fprobe ran on their CPU: mostly the calls they make)")
         if not shares:
             errors.append(f"no everything result with load={load}")
             continue

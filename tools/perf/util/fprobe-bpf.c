@@ -10,10 +10,12 @@
  * call and the traced calls below it, and hands them to the report.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 
@@ -23,6 +25,7 @@
 #include <perf/threadmap.h>
 
 #include "bpf_counter.h"
+#include "util.h"
 #include "debug.h"
 #include "evlist.h"
 #include "machine.h"
@@ -36,9 +39,15 @@
 #include "bpf_skel/fprobe_exact.h"
 #include "bpf_skel/fprobe_exact.skel.h"
 
-/* The call paths and their buckets the maps take */
+/*
+ * The call paths and their buckets the maps take. They are preallocated
+ * (a map allocating as keys come fails under load, in an interrupt), per
+ * CPU: on a large machine, fewer, so that each map takes at most
+ * FPROBE_BPF_MAP_BYTES.
+ */
 #define FPROBE_BPF_MAX_SUMS	(1 << 16)
-#define FPROBE_BPF_MAX_BUCKETS	(1 << 20)
+#define FPROBE_BPF_MAX_BUCKETS	(1 << 18)
+#define FPROBE_BPF_MAP_BYTES	(64 << 20)
 /* The processes a workload may fork while it is traced */
 #define FPROBE_BPF_MAX_TASKS	(1 << 14)
 
@@ -70,6 +79,9 @@ struct fprobe_bpf {
 	const char			**sorted;	/* the names, for bsearch */
 	u32				nr_names;
 	int				nr_cpus;
+	bool				prepared;	/* the workload, forked */
+	bool				started;	/* and told to exec */
+	u64				missed;		/* calls the kernel missed, at enable */
 	struct fb_path			*paths;
 	size_t				nr_paths;
 	struct fb_bucket		*buckets;
@@ -77,16 +89,19 @@ struct fprobe_bpf {
 };
 
 static sig_atomic_t fb_workload_done;
+static sig_atomic_t fb_workload_errno;
 
 static void fb_sigchld(int sig __maybe_unused)
 {
 	fb_workload_done = 1;
 }
 
+/* evlist__prepare_workload()'s child could not exec: its errno */
 static void fb_exec_failed(int signo __maybe_unused, siginfo_t *info,
 			   void *ucontext __maybe_unused)
 {
-	fb_workload_done = -info->si_value.sival_int;
+	fb_workload_errno = info->si_value.sival_int;
+	fb_workload_done = 1;
 }
 
 static int fb_strcmp(const void *a, const void *b)
@@ -120,12 +135,29 @@ static int fb_names(struct fprobe_bpf *fb, struct fprobe_probes *probes)
 	return 0;
 }
 
+/* kernel.perf_event_max_stack, at most what the stack map's frames are */
+static u32 fb_max_stack(void)
+{
+	int max = sysctl__max_stack();
+
+	return max > 0 && max < FPROBE_EXACT_STACK_DEPTH ? max : FPROBE_EXACT_STACK_DEPTH;
+}
+
+/* @max entries of @size bytes per CPU, fewer past FPROBE_BPF_MAP_BYTES */
+static u32 fb_map_entries(struct fprobe_bpf *fb, u32 max, size_t size)
+{
+	size_t fit = FPROBE_BPF_MAP_BYTES / (size * fb->nr_cpus);
+
+	return fit < max ? max_t(size_t, fit, 1024) : max;
+}
+
 static int fb_load(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts)
 {
 	struct fprobe_exact_bpf *skel;
 	struct perf_cpu_map *cpus = fb->evlist->core.user_requested_cpus;
 	struct perf_thread_map *threads = fb->evlist->core.threads;
 	bool has_task = target__has_task(opts->target) || target__none(opts->target);
+	u32 entries;
 	u8 one = 1;
 	int i, fd;
 
@@ -135,8 +167,10 @@ static int fb_load(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts)
 		return -1;
 	}
 	fb->skel = skel;
-	bpf_map__set_max_entries(skel->maps.sums, FPROBE_BPF_MAX_SUMS);
-	bpf_map__set_max_entries(skel->maps.buckets, FPROBE_BPF_MAX_BUCKETS);
+	entries = fb_map_entries(fb, FPROBE_BPF_MAX_SUMS, sizeof(struct fprobe_exact_sum));
+	bpf_map__set_max_entries(skel->maps.sums, entries);
+	entries = fb_map_entries(fb, FPROBE_BPF_MAX_BUCKETS, sizeof(u64));
+	bpf_map__set_max_entries(skel->maps.buckets, entries);
 	if (opts->target->cpu_list) {
 		bpf_map__set_max_entries(skel->maps.cpu_filter, perf_cpu_map__nr(cpus));
 		skel->bss->has_cpu = true;
@@ -148,6 +182,11 @@ static int fb_load(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts)
 		skel->bss->filter_tid = !!opts->target->tid && !opts->target->pid;
 	}
 	skel->bss->use_stack = opts->use_stack;
+	/* the stacks of kernel.perf_event_max_stack frames (bpf_get_stackid()'s bound) */
+	if (opts->use_stack)
+		bpf_map__set_value_size(skel->maps.stacks, fb_max_stack() * sizeof(u64));
+	else
+		bpf_map__set_max_entries(skel->maps.stacks, 1);
 	skel->bss->min_latency = opts->min_latency;
 	/* the fork hook is loaded only to follow the children of processes */
 	bpf_program__set_autoload(skel->progs.fprobe_exact_newtask,
@@ -165,7 +204,10 @@ static int fb_load(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts)
 		for (i = 0; i < perf_cpu_map__nr(cpus); i++) {
 			u32 cpu = perf_cpu_map__cpu(cpus, i).cpu;
 
-			bpf_map_update_elem(fd, &cpu, &one, BPF_ANY);
+			if (bpf_map_update_elem(fd, &cpu, &one, BPF_ANY)) {
+				pr_err("failed to set the CPUs of -b: %s\n", strerror(errno));
+				return -1;
+			}
 		}
 	}
 	if (has_task) {
@@ -173,7 +215,10 @@ static int fb_load(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts)
 		for (i = 0; i < perf_thread_map__nr(threads); i++) {
 			u32 pid = perf_thread_map__pid(threads, i);
 
-			bpf_map_update_elem(fd, &pid, &one, BPF_ANY);
+			if (bpf_map_update_elem(fd, &pid, &one, BPF_ANY)) {
+				pr_err("failed to set the tasks of -b: %s\n", strerror(errno));
+				return -1;
+			}
 		}
 	}
 	return 0;
@@ -200,6 +245,45 @@ static int fb_attach(struct fprobe_bpf *fb)
 	return 0;
 }
 
+/*
+ * The calls the kernel missed so far: entered while the program or fprobe
+ * ran on their CPU (the program's own calls above all), as the link and
+ * the program count them, whoever made them
+ */
+static u64 fb_missed(struct fprobe_bpf *fb)
+{
+	struct bpf_link_info link_info = {};
+	struct bpf_prog_info prog_info = {};
+	u32 len = sizeof(link_info);
+	u64 n = 0;
+
+	if (!bpf_link_get_info_by_fd(bpf_link__fd(fb->link), &link_info, &len))
+		n += link_info.kprobe_multi.missed;
+	len = sizeof(prog_info);
+	if (!bpf_prog_get_info_by_fd(bpf_program__fd(fb->skel->progs.fprobe_exact),
+				     &prog_info, &len))
+		n += prog_info.recursion_misses;
+	return n;
+}
+
+/* The sum over the CPUs of each entry of a per-CPU array of counters */
+static u64 fb_array_sum(struct fprobe_bpf *fb, struct bpf_map *map, u32 nr)
+{
+	u64 *vals = calloc(fb->nr_cpus, sizeof(u64));
+	u64 n = 0;
+	u32 i;
+	int cpu;
+
+	for (i = 0; vals && i < nr; i++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(map), &i, vals))
+			continue;
+		for (cpu = 0; cpu < fb->nr_cpus; cpu++)
+			n += vals[cpu];
+	}
+	free(vals);
+	return n;
+}
+
 /* Whether a process or thread of -p or -t is alive */
 static bool fb_target_alive(struct fprobe_bpf *fb)
 {
@@ -221,9 +305,12 @@ static int fb_run(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts, int
 	struct timespec start, now;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	fb->missed = fb_missed(fb);
 	fb->skel->bss->enabled = 1;
-	if (argc)
+	if (argc) {
 		evlist__start_workload(fb->evlist);
+		fb->started = true;
+	}
 	while (!fb_workload_done && !*opts->interrupted) {
 		usleep(20 * 1000);
 		if (opts->duration) {
@@ -235,8 +322,12 @@ static int fb_run(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts, int
 			break;
 	}
 	fb->skel->bss->enabled = 0;
-	if (fb_workload_done < 0) {
-		pr_err("failed to run the command: %s\n", strerror(-fb_workload_done));
+	fb->missed = fb_missed(fb) - fb->missed;
+	/* the calls in flight return to no program: the sums stay as they are */
+	bpf_link__destroy(fb->link);
+	fb->link = NULL;
+	if (fb_workload_errno) {
+		pr_err("failed to run the command: %s\n", strerror(fb_workload_errno));
 		return -1;
 	}
 	return 0;
@@ -482,6 +573,7 @@ static void fb_path_exit(struct fb_path *p)
 	free(p->frames);
 	free(p->tree_key);
 	free(p->buckets);
+	memset(p, 0, sizeof(*p));
 }
 
 /*
@@ -520,10 +612,8 @@ static int fb_read(struct fprobe_bpf *fb, struct fprobe_report *rep)
 		goto out;
 	for (i = 0; i < fb->nr_paths; i++) {
 		memset(ips, 0, FPROBE_EXACT_STACK_DEPTH * sizeof(u64));
-		if (fb->paths[i].key.func >= fb->nr_names) {
-			fb->paths[i].sum.count = 0;
-			continue;
-		}
+		if (fb->paths[i].key.func >= fb->nr_names)
+			goto out;
 		if (fb_path_buckets(fb, &fb->paths[i]) || fb_path_frames(fb, &fb->paths[i], ips))
 			goto out;
 	}
@@ -532,13 +622,24 @@ static int fb_read(struct fprobe_bpf *fb, struct fprobe_report *rep)
 	for (i = 0; i < fb->nr_paths; i++) {
 		if (n && !strcmp(fb->paths[n - 1].tree_key, fb->paths[i].tree_key)) {
 			if (fb_path_merge(&fb->paths[n - 1], &fb->paths[i]))
-				goto out;
+				break;
 			fb_path_exit(&fb->paths[i]);
 			continue;
 		}
-		if (n != i)
+		if (n != i) {
 			fb->paths[n] = fb->paths[i];
+			memset(&fb->paths[i], 0, sizeof(fb->paths[i]));
+		}
 		n++;
+	}
+	if (i < fb->nr_paths) {
+		/* out of memory: what is left is freed from its own slots */
+		for (; i < fb->nr_paths; i++) {
+			if (i >= n)
+				fb->paths[n++] = fb->paths[i];
+		}
+		fb->nr_paths = n;
+		goto out;
 	}
 	fb->nr_paths = n;
 	fb_paths_self(fb);
@@ -571,43 +672,19 @@ out:
 	return err;
 }
 
-/* The calls the kernel did not count: those it missed, those the maps could not take */
-static u64 fb_uncounted(struct fprobe_bpf *fb, u64 *no_path)
-{
-	struct bpf_link_info link_info = {};
-	struct bpf_prog_info prog_info = {};
-	u32 len = sizeof(link_info);
-	u64 *vals = calloc(fb->nr_cpus, sizeof(u64));
-	u64 n = 0;
-	u32 i;
-
-	*no_path = 0;
-	if (!bpf_link_get_info_by_fd(bpf_link__fd(fb->link), &link_info, &len))
-		n += link_info.kprobe_multi.missed;
-	len = sizeof(prog_info);
-	if (!bpf_prog_get_info_by_fd(bpf_program__fd(fb->skel->progs.fprobe_exact),
-				     &prog_info, &len))
-		n += prog_info.recursion_misses;
-	for (i = 0; vals && i < FPROBE_EXACT_NR_DROPS; i++) {
-		if (!bpf_map_lookup_elem(bpf_map__fd(fb->skel->maps.drops), &i, vals))
-			n += fb_percpu_sum(vals, fb->nr_cpus, 1, 0);
-	}
-	for (i = 0; vals && i < FPROBE_EXACT_NR_NOSTACK; i++) {
-		if (!bpf_map_lookup_elem(bpf_map__fd(fb->skel->maps.nostack), &i, vals))
-			*no_path += fb_percpu_sum(vals, fb->nr_cpus, 1, 0);
-	}
-	free(vals);
-	return n;
-}
-
 static void fb_exit(struct fprobe_bpf *fb)
 {
 	size_t i;
 
 	bpf_link__destroy(fb->link);
 	fprobe_exact_bpf__destroy(fb->skel);
-	if (fb->evlist)
+	if (fb->prepared && !fb->started) {
 		evlist__cancel_workload(fb->evlist);
+	} else if (fb->started && !fb_workload_done) {
+		/* --duration or Ctrl-C: as perf record, end the command */
+		kill(fb->evlist->workload.pid, SIGTERM);
+		waitpid(fb->evlist->workload.pid, NULL, 0);
+	}
 	evlist__delete(fb->evlist);
 	machine__delete(fb->machine);
 	for (i = 0; i < fb->nr_paths; i++)
@@ -623,10 +700,17 @@ int fprobe_bpf__count(struct fprobe_probes *probes, const struct fprobe_bpf_opts
 		      struct fprobe_report *rep, int argc, const char **argv)
 {
 	struct fprobe_bpf fb = { .nr_cpus = libbpf_num_possible_cpus(), };
-	u64 uncounted, no_path;
+	struct sigaction sa = { .sa_handler = fb_sigchld, }, old_sa;
+	u64 dropped, no_path;
 	int ret = -1;
 
-	if (fb.nr_cpus <= 0 || fb_names(&fb, probes)) {
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &old_sa);
+	if (fb.nr_cpus <= 0) {
+		pr_err("failed to count the possible CPUs: %s\n", strerror(-fb.nr_cpus));
+		goto out;
+	}
+	if (fb_names(&fb, probes)) {
 		pr_err("out of memory\n");
 		goto out;
 	}
@@ -636,11 +720,14 @@ int fprobe_bpf__count(struct fprobe_probes *probes, const struct fprobe_bpf_opts
 		goto out;
 	}
 	fb_workload_done = 0;
-	signal(SIGCHLD, fb_sigchld);
-	if (argc && evlist__prepare_workload(fb.evlist, opts->target, argv, false,
+	fb_workload_errno = 0;
+	if (argc) {
+		if (evlist__prepare_workload(fb.evlist, opts->target, argv, false,
 					     fb_exec_failed) < 0) {
-		pr_err("failed to prepare the command\n");
-		goto out;
+			pr_err("failed to prepare the command\n");
+			goto out;
+		}
+		fb.prepared = true;
 	}
 	if (fb_load(&fb, opts) || fb_attach(&fb))
 		goto out;
@@ -660,16 +747,21 @@ int fprobe_bpf__count(struct fprobe_probes *probes, const struct fprobe_bpf_opts
 		pr_err("failed to read the sums of -b\n");
 		goto out;
 	}
-	uncounted = fb_uncounted(&fb, &no_path);
-	fprobe_report__add_uncounted(rep, uncounted);
-	if (uncounted)
-		pr_warning("perf fprobe: %llu calls not counted (the kernel missed them, or the maps were full)\n",
-			   (unsigned long long)uncounted);
+	dropped = fb_array_sum(&fb, fb.skel->maps.drops, FPROBE_EXACT_NR_DROPS);
+	no_path = fb_array_sum(&fb, fb.skel->maps.nostack, FPROBE_EXACT_NR_NOSTACK);
+	fprobe_report__add_uncounted(rep, fb.missed + dropped);
+	if (fb.missed)
+		pr_warning("perf fprobe: %llu calls not counted: entered while the BPF program or fprobe ran on their CPU (mostly the calls these make themselves)\n",
+			   (unsigned long long)fb.missed);
+	if (dropped)
+		pr_warning("perf fprobe: %llu calls not counted: the maps were full\n",
+			   (unsigned long long)dropped);
 	if (no_path)
 		pr_warning("perf fprobe: %llu calls counted without their call path (the stack map was full): under [no call path]\n",
 			   (unsigned long long)no_path);
 	ret = 0;
 out:
 	fb_exit(&fb);
+	sigaction(SIGCHLD, &old_sa, NULL);
 	return ret;
 }

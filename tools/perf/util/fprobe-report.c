@@ -788,10 +788,13 @@ int fprobe_report__add_sum(struct fprobe_report *rep, const struct fprobe_report
 	return 0;
 }
 
+/* Calls counted in the kernel, none of which may come: those it did not count */
 void fprobe_report__add_uncounted(struct fprobe_report *rep, u64 nr_calls)
 {
-	if (rep)
-		rep->uncounted = fr_add(rep->uncounted, nr_calls);
+	if (!rep)
+		return;
+	rep->counted = true;
+	rep->uncounted = fr_add(rep->uncounted, nr_calls);
 }
 
 /*

@@ -25,63 +25,93 @@ fprobe_test_begin
 # what a user who never raised it has: -b does not depend on it
 [ -z "$fprobe_default_rate" ] || fprobe_set_rate "$fprobe_default_rate"
 calls=200000
-dd_reads="dd if=/dev/zero of=/dev/null bs=1 count=$calls"
 
-# count FILE FUNC: the calls of FUNC in the tree of FILE, over its call paths
-count() {
-	awk -v f="$2" '$NF == f && $1 ~ /^[0-9]+$/ { n += $1 } END { print n + 0 }' "$1"
+# paths FILE: each line of the tree of FILE as "frame;...;function count",
+# its place found by its indentation under the header's "call path"
+paths() {
+	awk '/^#.* call path$/ { off = index($0, "call path") }
+	     off && /^ +[0-9]+ / {
+		rest = substr($0, off); d = (match(rest, /[^ ]/) - 1) / 2
+		k[d] = substr(rest, 2 * d + 1); key = k[0]
+		for (i = 1; i <= d; i++) key = key ";" k[i]
+		print key, $1 }' "$1" | sort
 }
 
-# indent FILE FUNC: the depth of FUNC's first line in the tree
-indent() {
-	awk -v f="$2" '$NF == f && $1 ~ /^[0-9]+$/ {
-		match($0, / +[^ ]+$/); print RLENGTH - length(f) - 1; exit }' "$1"
+# grown A B: "path count" of each line of tree B less its count in tree A
+grown() {
+	paths "$1" >"$tmpdir/paths.a"
+	paths "$2" >"$tmpdir/paths.b"
+	awk 'FILENAME == ARGV[1] { a[$1] = $2; next } { print $1, $2 - a[$1] }' \
+		"$tmpdir/paths.a" "$tmpdir/paths.b"
+}
+
+# The reads dd makes as it starts (a dynamically linked dd reads its
+# libraries) are counted apart, by a run with count=0, and taken out.
+exact() { # OUT COUNT ARGS...: perf fprobe -b ARGS on dd's COUNT reads
+	local out=$1 count=$2
+
+	shift 2
+	if ! perf fprobe -b "$@" -- dd if=/dev/zero of=/dev/null bs=1 count="$count" \
+		>"$out" 2>"$out.err"; then
+		fail "perf fprobe -b $* (count=$count) failed: $(cat "$out.err")"
+	fi
 }
 
 # the call paths: ksys_read, and vfs_read nested in it
-if ! perf fprobe -b -a ksys_read -a vfs_read -- $dd_reads \
-	>"$tmpdir/tree" 2>"$tmpdir/tree.err"; then
-	fail "perf fprobe -b failed: $(cat "$tmpdir/tree.err")"
-fi
+exact "$tmpdir/tree0" 0 -a ksys_read -a vfs_read
+exact "$tmpdir/tree" $calls -a ksys_read -a vfs_read
 cat "$tmpdir/tree.err" "$tmpdir/tree"
-for f in ksys_read vfs_read; do
-	n=$(count "$tmpdir/tree" $f)
-	[ "$n" -eq $calls ] || fail "$f: $n calls in the tree, expected $calls"
-	# one call path each: every read comes the same way
-	p=$(grep -c " $f\$" "$tmpdir/tree" || true)
-	[ "$p" -eq 1 ] || fail "$f: $p call paths, expected 1"
-done
-[ "$(indent "$tmpdir/tree" vfs_read)" -gt "$(indent "$tmpdir/tree" ksys_read)" ] ||
-	fail "vfs_read is not nested in ksys_read"
+grown "$tmpdir/tree0" "$tmpdir/tree" >"$tmpdir/grown"
+# every line grew by all the calls or by none; ksys_read by all, and
+# vfs_read in it by all
+awk -v n=$calls '$2 != 0 && $2 != n { exit 1 }' "$tmpdir/grown" ||
+	fail "a call path grew by neither 0 nor $calls: $(cat "$tmpdir/grown")"
+grep -Eq ";ksys_read $calls\$" "$tmpdir/grown" ||
+	fail "ksys_read did not grow by $calls calls: $(cat "$tmpdir/grown")"
+grep -Eq ";ksys_read;vfs_read $calls\$" "$tmpdir/grown" ||
+	fail "vfs_read in ksys_read did not grow by $calls calls: $(cat "$tmpdir/grown")"
 grep -q '^# calls not counted: 0$' "$tmpdir/tree" || fail "calls not counted"
-grep -q "^perf fprobe: $((2 * calls)) calls, each counted in the kernel" "$tmpdir/tree.err" ||
-	fail "no summary of $((2 * calls)) calls"
-# a call path with its latency: self below total, p99 at most max
-awk '$NF == "ksys_read" && $3 == "-" { bad = 1 } END { exit bad }' "$tmpdir/tree" ||
-	fail "ksys_read has no self time"
+summed() { sed -n 's/^perf fprobe: \([0-9]*\) calls, each counted in the kernel$/\1/p' "$1"; }
+n=$(summed "$tmpdir/tree.err")
+n0=$(summed "$tmpdir/tree0.err")
+[ "$((n - n0))" -eq $((2 * calls)) ] ||
+	fail "the summaries say $n and $n0 calls: not $((2 * calls)) more"
+# ksys_read's line: its self time below its total, its p99 at most its max
+awk 'function ns(v, u) { return v * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "us" ? 1e3 : 1) }
+     $NF == "ksys_read" && $1 ~ /^[0-9]+$/ {
+	seen = 1
+	if ($4 == "-" || ns($4, $5) >= ns($2, $3) || ns($10, $11) > ns($8, $9)) bad = 1 }
+     END { exit !seen || bad }' "$tmpdir/tree" ||
+	fail "ksys_read: no self time below its total, or a p99 over its max"
 
 # a histogram's buckets add up to the calls; no call path, the CSV agrees
-if ! perf fprobe -b --call-graph none --hist --csv -a vfs_read -- $dd_reads \
-	>"$tmpdir/hist" 2>"$tmpdir/hist.err"; then
-	fail "perf fprobe -b --hist failed: $(cat "$tmpdir/hist.err")"
-fi
+exact "$tmpdir/hist0" 0 --call-graph none --csv -a vfs_read
+exact "$tmpdir/hist" $calls --call-graph none --hist --csv -a vfs_read
 cat "$tmpdir/hist"
+csv() { awk -F, '$1 == "vfs_read" { n = $2 } END { print n + 0 }' "$1"; }
 n=$(awk -F'|' '/^ +[0-9.]+ [nmu]?s - / { n += $2 } END { print n + 0 }' "$tmpdir/hist")
-[ "$n" -eq $calls ] || fail "histogram: its buckets hold $n calls, expected $calls"
-grep -Eq "^vfs_read,$calls(,[0-9]+){5},0,0\$" "$tmpdir/hist" ||
-	fail "no CSV line of vfs_read with $calls calls"
+[ "$n" -eq "$(csv "$tmpdir/hist")" ] ||
+	fail "histogram: its buckets hold $n calls, the CSV line $(csv "$tmpdir/hist")"
+[ "$(($(csv "$tmpdir/hist") - $(csv "$tmpdir/hist0")))" -eq $calls ] ||
+	fail "CSV: $(csv "$tmpdir/hist") calls, $(csv "$tmpdir/hist0") of count=0: not $calls more"
 
 # perf ftrace latency -b counts the same calls (kprobes, a BPF skeleton too)
-if perf ftrace latency -b -T vfs_read -- $dd_reads >"$tmpdir/ftrace" 2>&1; then
-	n=$(awk -F'|' '/^ +[0-9]+ - / { n += $2 } END { print n + 0 }' "$tmpdir/ftrace")
-	[ "$n" -eq $calls ] || fail "perf ftrace latency -b: $n calls, expected $calls"
-else
-	fail "perf ftrace latency -b failed: $(cat "$tmpdir/ftrace")"
-fi
+latency() { # COUNT: the calls perf ftrace latency -b counts of dd's COUNT reads
+	if ! perf ftrace latency -b -T vfs_read -- dd if=/dev/zero of=/dev/null bs=1 \
+		count="$1" >"$tmpdir/ftrace" 2>&1; then
+		fail "perf ftrace latency -b failed: $(cat "$tmpdir/ftrace")"
+		return
+	fi
+	awk -F'|' '/^ +[0-9]+ - / { n += $2 } END { print n + 0 }' "$tmpdir/ftrace"
+}
+n0=$(latency 0)
+n=$(latency $calls)
+[ "$((n - n0))" -eq $calls ] || fail "perf ftrace latency -b: $n and $n0 calls, not $calls more"
 
 # --min-latency is applied in the kernel: no one-byte read takes a second
 perf fprobe -b --min-latency 1s --csv -a vfs_read -- dd if=/dev/zero of=/dev/null bs=1 \
 	count=100 >"$tmpdir/min" 2>&1 || fail "perf fprobe -b --min-latency failed"
+grep -q '^function,count,' "$tmpdir/min" || fail "--min-latency 1s: no CSV: $(cat "$tmpdir/min")"
 grep -q '^vfs_read,' "$tmpdir/min" && fail "--min-latency 1s: calls counted"
 
 # what -b cannot do is refused, saying why

@@ -181,32 +181,37 @@ int fprobe_exact(struct pt_regs *ctx)
 	key.stack_id = start & FPROBE_EXACT_NO_STACK;
 	key.func = bpf_get_attach_cookie(ctx);
 	sum = bpf_map_lookup_elem(&sums, &key);
-	if (sum) {
-		sum->count++;
-		sum->total += delta;
-		if (delta > sum->max)
-			sum->max = delta;
-	} else {
-		struct fprobe_exact_sum first = { .count = 1, .total = delta, .max = delta };
+	if (!sum) {
+		struct fprobe_exact_sum zero = {};
 
-		if (bpf_map_update_elem(&sums, &key, &first, BPF_NOEXIST)) {
+		/* another CPU may have added it meanwhile: look again */
+		bpf_map_update_elem(&sums, &key, &zero, BPF_NOEXIST);
+		sum = bpf_map_lookup_elem(&sums, &key);
+		if (!sum) {
 			fprobe_exact__drop(FPROBE_EXACT_DROP_SUMS);
 			return 0;
 		}
 	}
+	sum->count++;
+	sum->total += delta;
+	if (delta > sum->max)
+		sum->max = delta;
 
 	bkey.stack_id = key.stack_id;
 	bkey.func = key.func;
 	bkey.bucket = fprobe_exact__bucket(delta);
 	n = bpf_map_lookup_elem(&buckets, &bkey);
-	if (n) {
-		*n += 1;
-	} else {
-		__u64 one = 1;
+	if (!n) {
+		__u64 zero = 0;
 
-		if (bpf_map_update_elem(&buckets, &bkey, &one, BPF_NOEXIST))
+		bpf_map_update_elem(&buckets, &bkey, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&buckets, &bkey);
+		if (!n) {
 			fprobe_exact__drop(FPROBE_EXACT_DROP_BUCKETS);
+			return 0;
+		}
 	}
+	*n += 1;
 	return 0;
 }
 
