@@ -106,6 +106,13 @@ struct fprobe {
 #define FPROBE_FL_KPROBE_SHARED	2
 
 /*
+ * Internal: register_fprobe*() is hooking the functions of this fprobe, or
+ * unregister_fprobe() unhooking them. Its handlers are not called meanwhile,
+ * as if it were disabled.
+ */
+#define FPROBE_FL_HOOKING	4
+
+/*
  * The maximum entry data size of one fprobe, in longs and in bytes. The
  * entry data is saved on the per-task shadow stack of the function graph
  * tracer, whose space is limited.
@@ -115,7 +122,7 @@ struct fprobe {
 
 static inline bool fprobe_disabled(struct fprobe *fp)
 {
-	return (fp) ? fp->flags & FPROBE_FL_DISABLED : false;
+	return (fp) ? fp->flags & (FPROBE_FL_DISABLED | FPROBE_FL_HOOKING) : false;
 }
 
 static inline bool fprobe_shared_with_kprobes(struct fprobe *fp)

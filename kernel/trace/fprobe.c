@@ -1669,8 +1669,7 @@ static void fprobe_remove_some(struct fprobe_hlist *fph, int end,
  * The nodes at the new addresses go in first, so that the first calls of
  * those find them (see fprobe_remove_nodes() for what a call that finds
  * none costs), then the addresses, then the nodes at the addresses that
- * are hooked already: no handler of @fp runs before the addresses are in
- * the filter, so one that fails there has run none.
+ * are hooked already.
  */
 static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 {
@@ -1700,7 +1699,7 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 	if (!ret)
 		return 0;
 
-	/* Some handlers of @fp may have run: see register_fprobe_ips(). */
+	/* No handler of @fp has run: see register_fprobe_ips(). */
 	fprobe_remove_ips(ftrace, addrs, count);
 	fprobe_remove_some(fph, i, addrs, count, false);
 	i = fph->size;
@@ -1869,12 +1868,14 @@ struct fprobe_filter_match {
 	unsigned int	nfilter;	/* how many are the filter's */
 	unsigned int	nglobs;
 	unsigned int	max;		/* the most functions wanted, 0: no limit */
-	unsigned long	*addrs;		/* ftrace locations, unsorted */
+	unsigned long	*addrs;		/* ftrace locations */
 	unsigned int	count;
 	unsigned int	size;		/* of @addrs, in entries */
+	bool		unsorted;	/* @addrs may be out of order */
 	bool		modules;	/* walking the modules' symbols */
 	unsigned long	prev_addr;	/* the kernel's symbol before */
-	char		*name;		/* KSYM_NAME_LEN bytes */
+	unsigned long	pending;	/* the kernel's wanted symbol before */
+	char		*name;		/* KSYM_NAME_LEN bytes: its name */
 };
 
 /*
@@ -1942,11 +1943,17 @@ static bool fprobe_globs_add(char *const *globs, unsigned int n,
 	return false;
 }
 
-/* Sort the addresses of @m and drop the duplicates (aliases) */
+/*
+ * Sort the addresses of @m and drop the duplicates (aliases). Those of the
+ * kernel come in order, without duplicates: only the modules' need this.
+ */
 static void fprobe_filter_uniq(struct fprobe_filter_match *m)
 {
 	unsigned int i, n = 0;
 
+	if (!m->unsorted)
+		return;
+	m->unsorted = false;
 	sort(m->addrs, m->count, sizeof(*m->addrs), addrs_cmp, NULL);
 	for (i = 0; i < m->count; i++)
 		if (!n || m->addrs[n - 1] != m->addrs[i])
@@ -1955,42 +1962,16 @@ static void fprobe_filter_uniq(struct fprobe_filter_match *m)
 }
 
 /*
- * For each symbol of the kernel and its modules: keep the ftrace location
- * of a function the globs want. Ends the walk with -EINTR on a fatal
- * signal, -E2BIG past @m->max distinct functions, -ENOMEM.
+ * Keep @addr, the ftrace location of the function @name, if the globs of @m
+ * select it. Return -E2BIG past @m->max distinct functions, -ENOMEM or 0.
  */
-static int fprobe_filter_match_symbol(void *data, const char *name,
-				      unsigned long addr)
+static int fprobe_filter_match_add(struct fprobe_filter_match *m,
+				   const char *name, unsigned long addr)
 {
-	struct fprobe_filter_match *m = data;
 	unsigned long *addrs;
 	unsigned int size;
-	bool wanted, alias;
+	bool wanted;
 
-	/* The module walk holds module_mutex and does not reschedule */
-	cond_resched();
-	if (fatal_signal_pending(current))
-		return -EINTR;
-	/*
-	 * Only under the name ftrace gives the function (that of
-	 * available_filter_functions, kallsyms_lookup()'s): not under an alias
-	 * at its address, such as a section's start marker or a mapping
-	 * symbol. The kernel's symbols come sorted by address, and for an
-	 * address kallsyms_lookup() gives the first of them: an alias is a
-	 * symbol at the address of the one before. A module's come in no
-	 * order, and are looked up.
-	 */
-	alias = !m->modules && addr == m->prev_addr;
-	m->prev_addr = addr;
-	if (alias || !fprobe_globs_add(m->globs, m->nfilter, name))
-		return 0;
-	addr = ftrace_location(addr);
-	if (!addr)
-		return 0;
-	if (m->modules &&
-	    (!kallsyms_lookup(addr, NULL, NULL, NULL, m->name) ||
-	     strcmp(m->name, name)))
-		return 0;
 	wanted = fprobe_globs_select(m->globs, m->hit, m->nfilter, name);
 	if (fprobe_globs_select(m->globs + m->nfilter, m->hit + m->nfilter,
 				m->nglobs - m->nfilter, name))
@@ -2013,8 +1994,78 @@ static int fprobe_filter_match_symbol(void *data, const char *name,
 		m->addrs = addrs;
 		m->size = size;
 	}
+	if (m->count && addr <= m->addrs[m->count - 1])
+		m->unsorted = true;
 	m->addrs[m->count++] = addr;
 	return 0;
+}
+
+/*
+ * The kernel's symbol that a glob wanted, kept in @m->pending and
+ * @m->name, ends at @end, the address of the next symbol (0 at the end of
+ * the walk): keep its ftrace location if it has one. This is what
+ * ftrace_location() finds for it, without the kallsyms lookup of its size
+ * that ftrace_location() makes for a symbol with no ftrace location at its
+ * first byte, which most symbols are. (A next symbol out of order, which
+ * kallsyms does not give, would only cost that lookup.)
+ */
+static int fprobe_filter_match_pending(struct fprobe_filter_match *m,
+				       unsigned long end)
+{
+	unsigned long addr = m->pending;
+
+	if (!addr)
+		return 0;
+	m->pending = 0;
+	addr = end > addr ? ftrace_location_range(addr, end - 1) :
+			    ftrace_location(addr);
+	if (!addr)
+		return 0;
+	return fprobe_filter_match_add(m, m->name, addr);
+}
+
+/*
+ * For each symbol of the kernel and its modules: keep the ftrace location
+ * of a function the globs want. Ends the walk with -EINTR on a fatal
+ * signal, -E2BIG past @m->max distinct functions, -ENOMEM.
+ */
+static int fprobe_filter_match_symbol(void *data, const char *name,
+				      unsigned long addr)
+{
+	struct fprobe_filter_match *m = data;
+	int ret;
+
+	/* The module walk holds module_mutex and does not reschedule */
+	cond_resched();
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	/*
+	 * Only under the name ftrace gives the function (that of
+	 * available_filter_functions, kallsyms_lookup()'s): not under an alias
+	 * at its address, such as a section's start marker or a mapping
+	 * symbol. The kernel's symbols come sorted by address, and for an
+	 * address kallsyms_lookup() gives the first of them: an alias is a
+	 * symbol at the address of the one before. The symbol before that
+	 * ends here. A module's come in no order, and are looked up.
+	 */
+	if (!m->modules) {
+		if (addr == m->prev_addr)
+			return 0;
+		m->prev_addr = addr;
+		ret = fprobe_filter_match_pending(m, addr);
+		if (ret || !fprobe_globs_add(m->globs, m->nfilter, name))
+			return ret;
+		m->pending = addr;
+		strscpy(m->name, name, KSYM_NAME_LEN);
+		return 0;
+	}
+	if (!fprobe_globs_add(m->globs, m->nfilter, name))
+		return 0;
+	addr = ftrace_location(addr);
+	if (!addr || !kallsyms_lookup(addr, NULL, NULL, NULL, m->name) ||
+	    strcmp(m->name, name))
+		return 0;
+	return fprobe_filter_match_add(m, name, addr);
 }
 
 /**
@@ -2076,6 +2127,8 @@ int fprobe_ips_from_filter(const char *filter, const char *notfilter,
 		goto out;
 
 	ret = kallsyms_on_each_symbol(fprobe_filter_match_symbol, &m);
+	if (!ret)
+		ret = fprobe_filter_match_pending(&m, 0);
 	if (!ret && IS_ENABLED(CONFIG_MODULES)) {
 		m.modules = true;
 		ret = module_kallsyms_on_each_symbol(NULL,
@@ -2143,7 +2196,11 @@ static int fprobe_init(struct fprobe *fp, unsigned long *addrs, int num)
 			goto out_free_locs;
 		}
 	}
-	sort(locs, num, sizeof(*locs), addrs_cmp, NULL);
+	/* Those of a filter come sorted (fprobe_ips_from_filter()) */
+	for (i = 1; i < num && locs[i - 1] < locs[i]; i++)
+		;
+	if (i < num)
+		sort(locs, num, sizeof(*locs), addrs_cmp, NULL);
 	for (i = 1, count = 1; i < num; i++) {
 		if (locs[i] != locs[count - 1])
 			locs[count++] = locs[i];
@@ -2282,10 +2339,19 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 		goto out_free_hlist;
 	}
 
+	/*
+	 * The handlers of @fp start once all its functions are hooked (and
+	 * stop as soon as unregister_fprobe() starts): the calls made while
+	 * they are only cost the lookup of their address. There are many when
+	 * @fp probes the functions that hooking calls (the text patching's,
+	 * every function's), and if hooking fails, no handler has run.
+	 */
+	WRITE_ONCE(fp->flags, fp->flags | FPROBE_FL_HOOKING);
 	/* The exit handlers check fprobe_table, so add @fp there first. */
 	add_fprobe_hash(fp);
 	ret = fprobe_insert_nodes(fp, buf);
 	kvfree(buf);
+	WRITE_ONCE(fp->flags, fp->flags & ~FPROBE_FL_HOOKING);
 	if (!ret)
 		return 0;
 
@@ -2349,10 +2415,12 @@ bool fprobe_is_registered(struct fprobe *fp)
  * @fp: A fprobe data structure to be unregistered.
  *
  * Unregister fprobe (and remove ftrace hooks from the function entries).
- * When this returns, no handler of @fp is running or will run, so that
- * the caller can free @fp. (The probed calls made where RCU is not
- * watching the CPU, which the grace period this waits for would not wait
- * for, run no handler of any fprobe and are not counted as missed.)
+ * The calls that start after this is called run no handler of @fp and
+ * count no miss, as if it were disabled. When this returns, no handler of
+ * @fp is running or will run, so that the caller can free @fp. (The probed
+ * calls made where RCU is not watching the CPU, which the grace period this
+ * waits for would not wait for, run no handler of any fprobe and are not
+ * counted as missed.)
  *
  * Return: 0 if @fp is unregistered successfully, -errno if not.
  */
@@ -2369,6 +2437,8 @@ int unregister_fprobe(struct fprobe *fp)
 		if (!is_fprobe_still_exist(fp))
 			return -EINVAL;
 
+		/* See register_fprobe_ips() */
+		WRITE_ONCE(fp->flags, fp->flags | FPROBE_FL_HOOKING);
 		fph = fp->hlist_array;
 		/* If this fails, the addresses are removed one by one. */
 		addrs = kvcalloc(fph->size, sizeof(*addrs),
@@ -2379,6 +2449,7 @@ int unregister_fprobe(struct fprobe *fp)
 		synced = fprobe_put_graph_ops(fp);
 		/* Under the mutex: @fp may be registered again once it is dropped */
 		fp->hlist_array = NULL;
+		WRITE_ONCE(fp->flags, fp->flags & ~FPROBE_FL_HOOKING);
 	}
 
 	/* Wait for the running handlers of @fp. */

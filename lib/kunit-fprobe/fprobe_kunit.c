@@ -1259,6 +1259,74 @@ static void fprobe_test_rcu_not_watching(struct kunit *test)
 }
 
 /*
+ * The handlers of an fprobe run from the return of its registration to the
+ * call of its unregistration, not while its functions are being hooked or
+ * unhooked: registering and unregistering call kvfree() and kvmalloc()
+ * after hooking them and before unhooking them, and the task doing so
+ * runs no handler there. Counted per phase for this task, in task context.
+ */
+enum { HOOK_NONE, HOOK_REGISTER, HOOK_PROBED, HOOK_UNREGISTER, NR_HOOK_PHASES };
+static struct task_struct *hook_task;
+static int hook_phase;
+static atomic_t hook_calls[NR_HOOK_PHASES];
+
+static notrace void hook_count(void)
+{
+	if (current == READ_ONCE(hook_task) && in_task())
+		atomic_inc(&hook_calls[READ_ONCE(hook_phase)]);
+}
+
+static notrace int hook_entry(struct fprobe *fp, unsigned long ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	hook_count();
+	return 0;
+}
+
+static notrace void hook_exit(struct fprobe *fp, unsigned long ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	hook_count();
+}
+
+static void fprobe_test_hooking(struct kunit *test)
+{
+	struct fprobe fp = {
+		.entry_handler	= hook_entry,
+		.exit_handler	= hook_exit,
+	};
+	unsigned long *addrs;
+	int i, n;
+
+	n = fprobe_ips_from_filter("kvfree __kvmalloc_node_noprof", NULL, 0,
+				   FPROBE_FILTER_EACH_GLOB, &addrs);
+	KUNIT_ASSERT_EQ(test, 2, n);
+	for (i = 0; i < NR_HOOK_PHASES; i++)
+		atomic_set(&hook_calls[i], 0);
+	WRITE_ONCE(hook_task, current);
+
+	WRITE_ONCE(hook_phase, HOOK_REGISTER);
+	KUNIT_EXPECT_EQ(test, 0, register_fprobe_ips(&fp, addrs, n));
+	WRITE_ONCE(hook_phase, HOOK_PROBED);
+	kvfree(kvmalloc(16, GFP_KERNEL));
+	WRITE_ONCE(hook_phase, HOOK_UNREGISTER);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&fp));
+	WRITE_ONCE(hook_phase, HOOK_NONE);
+	kvfree(kvmalloc(16, GFP_KERNEL));
+	WRITE_ONCE(hook_task, NULL);
+	kvfree(addrs);
+
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&hook_calls[HOOK_REGISTER]));
+	/* The entry and the exit of each of the two calls */
+	KUNIT_EXPECT_EQ(test, 4, atomic_read(&hook_calls[HOOK_PROBED]));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&hook_calls[HOOK_UNREGISTER]));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&hook_calls[HOOK_NONE]));
+	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
+}
+
+/*
  * Unregister means gone, on the functions the idle loop calls: an fprobe on
  * them (entry and exit handlers, the exit hooked on calls that can return
  * after the fprobe is gone) is allocated, registered while CPUs go idle,
@@ -1579,6 +1647,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE(fprobe_test_recursion_missed),
 	KUNIT_CASE(fprobe_test_probe_path_functions),
 	KUNIT_CASE(fprobe_test_rcu_not_watching),
+	KUNIT_CASE(fprobe_test_hooking),
 	KUNIT_CASE_SLOW(fprobe_test_unregister_idle),
 	KUNIT_CASE(fprobe_test_unregister_in_flight),
 	KUNIT_CASE_SLOW(fprobe_test_stress),
