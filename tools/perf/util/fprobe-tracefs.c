@@ -421,6 +421,106 @@ static __u64 *sample_field(union perf_event *event, u64 type, u64 bit)
 	return NULL;
 }
 
+/*
+ * The fprobe event samples of the @size bytes of records at @buf, in the
+ * order of their time, into *@fixesp (*@nrp of them). Return 0, -1.
+ */
+static int fprobe_fixes__collect(struct perf_session *session, char *buf,
+				 u64 size, struct fprobe_fix **fixesp,
+				 size_t *nrp)
+{
+	struct fprobe_fix *fixes = NULL;
+	size_t nr = 0, alloc = 0;
+	u64 pos;
+
+	for (pos = 0; pos + sizeof(struct perf_event_header) <= size;) {
+		union perf_event *event = (union perf_event *)(buf + pos);
+		struct perf_sample sample;
+		struct evsel *evsel;
+		struct fprobe_fix *fix;
+
+		if (event->header.size < sizeof(event->header) ||
+		    pos + event->header.size > size)
+			break;
+		pos += event->header.size;
+		if (event->header.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (evlist__parse_sample(session->evlist, event, &sample) < 0)
+			continue;
+		evsel = evlist__id2evsel(session->evlist, sample.id);
+		if (!evsel || !evsel->tp_format ||
+		    strcmp(evsel->tp_format->system, FPROBE_GROUP))
+			continue;
+		if (nr == alloc) {
+			struct fprobe_fix *tmp;
+
+			alloc = alloc ? alloc * 2 : 1024;
+			tmp = realloc(fixes, alloc * sizeof(*fixes));
+			if (!tmp) {
+				free(fixes);
+				return -1;
+			}
+			fixes = tmp;
+		}
+		fix = &fixes[nr];
+		fix->time = sample.time;
+		fix->tid = sample.tid;
+		fix->order = nr;
+		fix->exit = fprobe_tracefs__is_exit(evsel->tp_format->name);
+		fix->func = evsel__intval(evsel, &sample,
+					  fix->exit ? "__probe_func" : "__probe_ip");
+		fix->period = sample_field(event, evsel->core.attr.sample_type,
+					   PERF_SAMPLE_PERIOD);
+		fix->ip = sample_field(event, evsel->core.attr.sample_type,
+				       PERF_SAMPLE_IP);
+		nr++;
+	}
+	qsort(fixes, nr, sizeof(*fixes), fprobe_fix__cmp);
+	*fixesp = fixes;
+	*nrp = nr;
+	return 0;
+}
+
+/*
+ * Pair each exit of @fixes (@nr of them, in time order) with the entry of
+ * its call, and write the call's duration and function into its sample.
+ * The calls open on each thread, innermost first, are a stack per tid in
+ * @stacks, linked through the index of the entry below (kept in ->order,
+ * no longer needed once sorted).
+ */
+static void fprobe_fixes__pair(struct fprobe_fix *fixes, size_t nr,
+			       struct hashmap *stacks)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct fprobe_fix *fix = &fixes[i];
+		long key = fix->tid, prev = -1;
+
+		hashmap__find(stacks, key, &prev);
+		if (!fix->exit) {
+			fix->order = (u32)prev;
+			hashmap__insert(stacks, key, (long)i, HASHMAP_SET, NULL, NULL);
+			continue;
+		}
+		/* the innermost open entry of the same function */
+		while (prev >= 0 && fixes[prev].func != fix->func)
+			prev = (s32)fixes[prev].order;
+		if (prev < 0)
+			continue;	/* exit without entry: keep period 1 */
+		if (fix->period)
+			*fix->period = max_t(u64, fix->time - fixes[prev].time, 1);
+		if (fix->ip)
+			*fix->ip = fix->func;
+		/* calls above it lost their exit: they leave the stack too */
+		prev = (s32)fixes[prev].order;
+		if (prev >= 0)
+			hashmap__insert(stacks, key, prev, HASHMAP_SET, NULL, NULL);
+		else
+			hashmap__delete(stacks, key, NULL, NULL);
+	}
+}
+
 /**
  * fprobe_tracefs__fixup_periods - durations as periods in a tracefs recording
  * @path: the perf.data perf record wrote
@@ -438,13 +538,12 @@ int fprobe_tracefs__fixup_periods(const char *path)
 	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_READ };
 	struct perf_session *session;
 	struct fprobe_fix *fixes = NULL;
-	size_t nr = 0, alloc = 0, i;
 	struct hashmap *stacks = NULL;
 	struct perf_tool tool;
-	u64 off, size, pos, map_off = 0, map_len = 0;
+	u64 off, size, map_off = 0, map_len = 0;
 	void *map = MAP_FAILED;
 	struct stat st;
-	char *buf = NULL;
+	size_t nr = 0;
 	int fd = -1, err = -1;
 
 	perf_tool__init(&tool, /*ordered_events=*/false);
@@ -475,82 +574,11 @@ int fprobe_tracefs__fixup_periods(const char *path)
 	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, map_off);
 	if (map == MAP_FAILED)
 		goto out_free;
-	buf = (char *)map + (off - map_off);
 
-	for (pos = 0; pos + sizeof(struct perf_event_header) <= size;) {
-		union perf_event *event = (union perf_event *)(buf + pos);
-		struct perf_sample sample;
-		struct evsel *evsel;
-		struct fprobe_fix *fix;
-
-		if (event->header.size < sizeof(event->header) ||
-		    pos + event->header.size > size)
-			break;
-		pos += event->header.size;
-		if (event->header.type != PERF_RECORD_SAMPLE)
-			continue;
-		if (evlist__parse_sample(session->evlist, event, &sample) < 0)
-			continue;
-		evsel = evlist__id2evsel(session->evlist, sample.id);
-		if (!evsel || !evsel->tp_format ||
-		    strcmp(evsel->tp_format->system, FPROBE_GROUP))
-			continue;
-		if (nr == alloc) {
-			struct fprobe_fix *tmp;
-
-			alloc = alloc ? alloc * 2 : 1024;
-			tmp = realloc(fixes, alloc * sizeof(*fixes));
-			if (!tmp)
-				goto out_free;
-			fixes = tmp;
-		}
-		fix = &fixes[nr];
-		fix->time = sample.time;
-		fix->tid = sample.tid;
-		fix->order = nr;
-		fix->exit = fprobe_tracefs__is_exit(evsel->tp_format->name);
-		fix->func = evsel__intval(evsel, &sample,
-					  fix->exit ? "__probe_func" : "__probe_ip");
-		fix->period = sample_field(event, evsel->core.attr.sample_type,
-					   PERF_SAMPLE_PERIOD);
-		fix->ip = sample_field(event, evsel->core.attr.sample_type,
-				       PERF_SAMPLE_IP);
-		nr++;
-	}
-	qsort(fixes, nr, sizeof(*fixes), fprobe_fix__cmp);
-
-	/*
-	 * The calls open on each thread, innermost first: a stack per tid,
-	 * linked through the index of the entry below (kept in ->order, no
-	 * longer needed once sorted).
-	 */
-	for (i = 0; i < nr; i++) {
-		struct fprobe_fix *fix = &fixes[i];
-		long key = fix->tid, prev = -1;
-
-		hashmap__find(stacks, key, &prev);
-		if (!fix->exit) {
-			fix->order = (u32)prev;
-			hashmap__insert(stacks, key, (long)i, HASHMAP_SET, NULL, NULL);
-			continue;
-		}
-		/* the innermost open entry of the same function */
-		while (prev >= 0 && fixes[prev].func != fix->func)
-			prev = (s32)fixes[prev].order;
-		if (prev < 0)
-			continue;	/* exit without entry: keep period 1 */
-		if (fix->period)
-			*fix->period = max_t(u64, fix->time - fixes[prev].time, 1);
-		if (fix->ip)
-			*fix->ip = fix->func;
-		/* calls above it lost their exit: they leave the stack too */
-		prev = (s32)fixes[prev].order;
-		if (prev >= 0)
-			hashmap__insert(stacks, key, prev, HASHMAP_SET, NULL, NULL);
-		else
-			hashmap__delete(stacks, key, NULL, NULL);
-	}
-
+	if (fprobe_fixes__collect(session, (char *)map + (off - map_off), size,
+				  &fixes, &nr))
+		goto out_free;
+	fprobe_fixes__pair(fixes, nr, stacks);
 	err = 0;	/* the writes are in the page cache: munmap() keeps them */
 out_free:
 	if (map != MAP_FAILED)
