@@ -106,9 +106,11 @@ struct fprobe {
 #define FPROBE_FL_KPROBE_SHARED	2
 
 /*
- * Internal: register_fprobe*() is hooking the functions of this fprobe, or
- * unregister_fprobe() unhooking them. Its handlers are not called meanwhile,
- * as if it were disabled.
+ * Internal: register_fprobe*() is hooking the functions of this fprobe (or
+ * failed to), or unregister_fprobe() was called. Its entry handlers are not
+ * called, as if it were disabled. The flags are written without atomics:
+ * disable_fprobe() and enable_fprobe() must not race with the registration
+ * or unregistration of the same fprobe.
  */
 #define FPROBE_FL_HOOKING	4
 
@@ -122,7 +124,8 @@ struct fprobe {
 
 static inline bool fprobe_disabled(struct fprobe *fp)
 {
-	return (fp) ? fp->flags & (FPROBE_FL_DISABLED | FPROBE_FL_HOOKING) : false;
+	return (fp) ? READ_ONCE(fp->flags) & (FPROBE_FL_DISABLED | FPROBE_FL_HOOKING) :
+		      false;
 }
 
 static inline bool fprobe_shared_with_kprobes(struct fprobe *fp)

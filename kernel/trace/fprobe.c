@@ -925,12 +925,15 @@ out_unlock:
 /*
  * Can the exit handler of @fp, whose entry wrote the header at @header, be
  * called? The fprobe may have been unregistered after the entry (and
- * registered again, with another size of entry data).
+ * registered again, with another size of entry data). An entry that ran
+ * before unregister_fprobe() started gets its exit while @fp is being
+ * unhooked (FPROBE_FL_HOOKING): only a disabled fprobe skips it.
  */
 static nokprobe_inline bool fprobe_exit_valid(struct fprobe *fp,
 					      unsigned long *header)
 {
-	return is_fprobe_still_exist(fp) && !fprobe_disabled(fp) &&
+	return is_fprobe_still_exist(fp) &&
+	       !(READ_ONCE(fp->flags) & FPROBE_FL_DISABLED) &&
 	       fprobe_header_is(header, fp);
 }
 
@@ -2012,13 +2015,20 @@ static int fprobe_filter_match_add(struct fprobe_filter_match *m,
 static int fprobe_filter_match_pending(struct fprobe_filter_match *m,
 				       unsigned long end)
 {
-	unsigned long addr = m->pending;
+	unsigned long addr = m->pending, loc;
 
 	if (!addr)
 		return 0;
 	m->pending = 0;
-	addr = end > addr ? ftrace_location_range(addr, end - 1) :
-			    ftrace_location(addr);
+	if (end > addr) {
+		loc = ftrace_location_range(addr, end - 1);
+		/* As ftrace_location(): a location at @addr first */
+		if (loc != addr)
+			loc = ftrace_location_range(addr, addr) ?: loc;
+	} else {
+		loc = ftrace_location(addr);
+	}
+	addr = loc;
 	if (!addr)
 		return 0;
 	return fprobe_filter_match_add(m, m->name, addr);
@@ -2341,19 +2351,21 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 
 	/*
 	 * The handlers of @fp start once all its functions are hooked (and
-	 * stop as soon as unregister_fprobe() starts): the calls made while
-	 * they are only cost the lookup of their address. There are many when
-	 * @fp probes the functions that hooking calls (the text patching's,
-	 * every function's), and if hooking fails, no handler has run.
+	 * stop as soon as unregister_fprobe() starts, which leaves the mark
+	 * set): the calls made while they are hooked only look their address
+	 * up. There are many when @fp probes the functions that hooking calls
+	 * (the text patching's, every function's). If hooking fails, the mark
+	 * stays, and no handler has run.
 	 */
 	WRITE_ONCE(fp->flags, fp->flags | FPROBE_FL_HOOKING);
 	/* The exit handlers check fprobe_table, so add @fp there first. */
 	add_fprobe_hash(fp);
 	ret = fprobe_insert_nodes(fp, buf);
 	kvfree(buf);
-	WRITE_ONCE(fp->flags, fp->flags & ~FPROBE_FL_HOOKING);
-	if (!ret)
+	if (!ret) {
+		WRITE_ONCE(fp->flags, fp->flags & ~FPROBE_FL_HOOKING);
 		return 0;
+	}
 
 	del_fprobe_hash(fp);
 	/* Wait for the handlers which may have seen @fp. */
@@ -2415,12 +2427,13 @@ bool fprobe_is_registered(struct fprobe *fp)
  * @fp: A fprobe data structure to be unregistered.
  *
  * Unregister fprobe (and remove ftrace hooks from the function entries).
- * The calls that start after this is called run no handler of @fp and
- * count no miss, as if it were disabled. When this returns, no handler of
- * @fp is running or will run, so that the caller can free @fp. (The probed
- * calls made where RCU is not watching the CPU, which the grace period this
- * waits for would not wait for, run no handler of any fprobe and are not
- * counted as missed.)
+ * The calls that start after this is called run no entry handler of @fp
+ * and count no miss, as if it were disabled; those entered before still get
+ * their exit handler while @fp is being unhooked. When this returns, no
+ * handler of @fp is running or will run, so that the caller can free @fp.
+ * (The probed calls made where RCU is not watching the CPU, which the grace
+ * period this waits for would not wait for, run no handler of any fprobe and
+ * are not counted as missed.)
  *
  * Return: 0 if @fp is unregistered successfully, -errno if not.
  */
@@ -2449,7 +2462,6 @@ int unregister_fprobe(struct fprobe *fp)
 		synced = fprobe_put_graph_ops(fp);
 		/* Under the mutex: @fp may be registered again once it is dropped */
 		fp->hlist_array = NULL;
-		WRITE_ONCE(fp->flags, fp->flags & ~FPROBE_FL_HOOKING);
 	}
 
 	/* Wait for the running handlers of @fp. */

