@@ -2023,7 +2023,7 @@ static int fprobe_filter_match_pending(struct fprobe_filter_match *m,
 	if (end > addr) {
 		loc = ftrace_location_range(addr, end - 1);
 		/* As ftrace_location(): a location at @addr first */
-		if (loc != addr)
+		if (loc && loc != addr)
 			loc = ftrace_location_range(addr, addr) ?: loc;
 	} else {
 		loc = ftrace_location(addr);
