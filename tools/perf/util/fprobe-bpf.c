@@ -84,8 +84,10 @@ struct fprobe_bpf {
 	u64				missed;		/* calls the kernel missed, at enable */
 	struct fb_path			*paths;
 	size_t				nr_paths;
+	size_t				alloc_paths;
 	struct fb_bucket		*buckets;
 	size_t				nr_buckets;
+	size_t				alloc_buckets;
 };
 
 static sig_atomic_t fb_workload_done;
@@ -266,24 +268,6 @@ static u64 fb_missed(struct fprobe_bpf *fb)
 	return n;
 }
 
-/* The sum over the CPUs of each entry of a per-CPU array of counters */
-static u64 fb_array_sum(struct fprobe_bpf *fb, struct bpf_map *map, u32 nr)
-{
-	u64 *vals = calloc(fb->nr_cpus, sizeof(u64));
-	u64 n = 0;
-	u32 i;
-	int cpu;
-
-	for (i = 0; vals && i < nr; i++) {
-		if (bpf_map_lookup_elem(bpf_map__fd(map), &i, vals))
-			continue;
-		for (cpu = 0; cpu < fb->nr_cpus; cpu++)
-			n += vals[cpu];
-	}
-	free(vals);
-	return n;
-}
-
 /* Whether a process or thread of -p or -t is alive */
 static bool fb_target_alive(struct fprobe_bpf *fb)
 {
@@ -333,7 +317,7 @@ static int fb_run(struct fprobe_bpf *fb, const struct fprobe_bpf_opts *opts, int
 	return 0;
 }
 
-/* The sum of a per-CPU value over the CPUs */
+/* Word @word of a per-CPU value of @nr_words words: its sum over the CPUs */
 static u64 fb_percpu_sum(const u64 *vals, int nr_cpus, int nr_words, int word)
 {
 	u64 sum = 0;
@@ -354,44 +338,97 @@ static u64 fb_percpu_max(const u64 *vals, int nr_cpus, int nr_words, int word)
 	return max;
 }
 
-static int fb_read_sums(struct fprobe_bpf *fb)
+typedef int (*fb_entry_fn)(struct fprobe_bpf *fb, const void *key, const u64 *vals, void *arg);
+
+/*
+ * Calls @fn for each entry of the per-CPU map @map with its key and its
+ * values on every CPU, one after the other (libbpf's layout: each rounded
+ * up to 8 bytes). An entry deleted during the walk is skipped.
+ */
+static int fb_map_for_each(struct fprobe_bpf *fb, struct bpf_map *map, fb_entry_fn fn, void *arg)
 {
-	int fd = bpf_map__fd(fb->skel->maps.sums);
-	const int words = sizeof(struct fprobe_exact_sum) / sizeof(u64);
-	struct fprobe_exact_key key, next, *prev = NULL;
-	size_t alloc = 0;
-	u64 *vals;
+	size_t key_size = bpf_map__key_size(map);
+	size_t vals_size = fb->nr_cpus * round_up(bpf_map__value_size(map), 8);
+	char *keys = calloc(2, key_size), *key = keys, *next = keys + key_size;
+	u64 *vals = malloc(vals_size);
+	void *prev = NULL;
+	int err = -ENOMEM;
 
-	vals = calloc(fb->nr_cpus, sizeof(struct fprobe_exact_sum));
-	if (!vals)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		struct fb_path *p;
-
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, vals))
-			continue;
-		if (fb->nr_paths == alloc) {
-			struct fb_path *paths;
-
-			alloc = alloc ? alloc * 2 : 256;
-			paths = realloc(fb->paths, alloc * sizeof(*paths));
-			if (!paths) {
-				free(vals);
-				return -ENOMEM;
-			}
-			fb->paths = paths;
-		}
-		p = &fb->paths[fb->nr_paths++];
-		memset(p, 0, sizeof(*p));
-		p->key = key;
-		p->sum.count = fb_percpu_sum(vals, fb->nr_cpus, words, 0);
-		p->sum.total = fb_percpu_sum(vals, fb->nr_cpus, words, 1);
-		p->sum.max = fb_percpu_max(vals, fb->nr_cpus, words, 2);
+	if (!keys || !vals)
+		goto out;
+	err = 0;
+	while (!err && !bpf_map__get_next_key(map, prev, next, key_size)) {
+		memcpy(key, next, key_size);
+		prev = key;
+		if (!bpf_map__lookup_elem(map, key, key_size, vals, vals_size, 0))
+			err = fn(fb, key, vals, arg);
 	}
+out:
+	free(keys);
 	free(vals);
+	return err;
+}
+
+/* Room in *@array, of *@alloc elements of @size, for element @nr */
+static int fb_grow(void **array, size_t *alloc, size_t nr, size_t size, size_t first)
+{
+	size_t n = *alloc ? *alloc * 2 : first;
+	void *p;
+
+	if (nr < *alloc)
+		return 0;
+	p = realloc(*array, n * size);
+	if (!p)
+		return -ENOMEM;
+	*array = p;
+	*alloc = n;
 	return 0;
+}
+
+static int fb_add_path(struct fprobe_bpf *fb, const void *key, const u64 *vals,
+		       void *arg __maybe_unused)
+{
+	const int words = sizeof(struct fprobe_exact_sum) / sizeof(u64);
+	struct fb_path *p;
+
+	if (fb_grow((void **)&fb->paths, &fb->alloc_paths, fb->nr_paths, sizeof(*p), 256))
+		return -ENOMEM;
+	p = &fb->paths[fb->nr_paths++];
+	memset(p, 0, sizeof(*p));
+	memcpy(&p->key, key, sizeof(p->key));
+	p->sum.count = fb_percpu_sum(vals, fb->nr_cpus, words, 0);
+	p->sum.total = fb_percpu_sum(vals, fb->nr_cpus, words, 1);
+	p->sum.max = fb_percpu_max(vals, fb->nr_cpus, words, 2);
+	return 0;
+}
+
+static int fb_add_bucket(struct fprobe_bpf *fb, const void *key, const u64 *vals,
+			 void *arg __maybe_unused)
+{
+	struct fb_bucket *b;
+
+	if (fb_grow((void **)&fb->buckets, &fb->alloc_buckets, fb->nr_buckets, sizeof(*b), 1024))
+		return -ENOMEM;
+	b = &fb->buckets[fb->nr_buckets++];
+	memcpy(&b->key, key, sizeof(b->key));
+	b->count = fb_percpu_sum(vals, fb->nr_cpus, 1, 0);
+	return 0;
+}
+
+static int fb_add_count(struct fprobe_bpf *fb, const void *key __maybe_unused, const u64 *vals,
+			void *arg)
+{
+	*(u64 *)arg += fb_percpu_sum(vals, fb->nr_cpus, 1, 0);
+	return 0;
+}
+
+/* The sum over its entries and the CPUs of a per-CPU array of counters */
+static u64 fb_array_sum(struct fprobe_bpf *fb, struct bpf_map *map)
+{
+	u64 n = 0;
+
+	fb_map_for_each(fb, map, fb_add_count, &n);
+	return n;
 }
 
 static int fb_bucket_cmp(const void *a, const void *b)
@@ -403,40 +440,6 @@ static int fb_bucket_cmp(const void *a, const void *b)
 	if (x->func != y->func)
 		return x->func < y->func ? -1 : 1;
 	return x->bucket < y->bucket ? -1 : x->bucket > y->bucket;
-}
-
-static int fb_read_buckets(struct fprobe_bpf *fb)
-{
-	int fd = bpf_map__fd(fb->skel->maps.buckets);
-	struct fprobe_exact_bucket_key key, next, *prev = NULL;
-	size_t alloc = 0;
-	u64 *vals;
-
-	vals = calloc(fb->nr_cpus, sizeof(u64));
-	if (!vals)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, vals))
-			continue;
-		if (fb->nr_buckets == alloc) {
-			struct fb_bucket *buckets;
-
-			alloc = alloc ? alloc * 2 : 1024;
-			buckets = realloc(fb->buckets, alloc * sizeof(*buckets));
-			if (!buckets) {
-				free(vals);
-				return -ENOMEM;
-			}
-			fb->buckets = buckets;
-		}
-		fb->buckets[fb->nr_buckets].key = key;
-		fb->buckets[fb->nr_buckets++].count = fb_percpu_sum(vals, fb->nr_cpus, 1, 0);
-	}
-	free(vals);
-	qsort(fb->buckets, fb->nr_buckets, sizeof(*fb->buckets), fb_bucket_cmp);
-	return 0;
 }
 
 /* The longest duration bucket @b holds (util/bpf_skel/fprobe_exact.h) */
@@ -608,8 +611,10 @@ static int fb_read(struct fprobe_bpf *fb, struct fprobe_report *rep)
 	size_t i, n = 0;
 	int err = -ENOMEM;
 
-	if (!ips || fb_read_sums(fb) || fb_read_buckets(fb))
+	if (!ips || fb_map_for_each(fb, fb->skel->maps.sums, fb_add_path, NULL) ||
+	    fb_map_for_each(fb, fb->skel->maps.buckets, fb_add_bucket, NULL))
 		goto out;
+	qsort(fb->buckets, fb->nr_buckets, sizeof(*fb->buckets), fb_bucket_cmp);
 	for (i = 0; i < fb->nr_paths; i++) {
 		memset(ips, 0, FPROBE_EXACT_STACK_DEPTH * sizeof(u64));
 		if (fb->paths[i].key.func >= fb->nr_names)
@@ -747,8 +752,8 @@ int fprobe_bpf__count(struct fprobe_probes *probes, const struct fprobe_bpf_opts
 		pr_err("failed to read the sums of -b\n");
 		goto out;
 	}
-	dropped = fb_array_sum(&fb, fb.skel->maps.drops, FPROBE_EXACT_NR_DROPS);
-	no_path = fb_array_sum(&fb, fb.skel->maps.nostack, FPROBE_EXACT_NR_NOSTACK);
+	dropped = fb_array_sum(&fb, fb.skel->maps.drops);
+	no_path = fb_array_sum(&fb, fb.skel->maps.nostack);
 	fprobe_report__add_uncounted(rep, fb.missed + dropped);
 	if (fb.missed)
 		pr_warning("perf fprobe: %llu calls not counted: entered while the BPF program or fprobe ran on their CPU (mostly the calls these make themselves)\n",

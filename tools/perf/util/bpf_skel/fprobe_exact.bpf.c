@@ -133,22 +133,42 @@ static __always_inline __u32 fprobe_exact__bucket(__u64 d)
 	return 8 * (top - 2) + ((d >> (top - 3)) & 7);
 }
 
-static __always_inline void fprobe_exact__drop(__u32 why)
+/* One more in entry @why of the per-CPU array of counters @map */
+static __always_inline void fprobe_exact__count(void *map, __u32 why)
 {
-	__u64 *n = bpf_map_lookup_elem(&drops, &why);
+	__u64 *n = bpf_map_lookup_elem(map, &why);
 
 	if (n)
 		*n += 1;
+}
+
+/*
+ * The value of @key in the per-CPU hash @map, added as @zero if it has
+ * none (another CPU may add it meanwhile: the lookup after the insert
+ * finds either); NULL, counted as dropped for @why, when the map is full
+ */
+static __always_inline void *fprobe_exact__value(void *map, const void *key, const void *zero,
+						 __u32 why)
+{
+	void *val = bpf_map_lookup_elem(map, key);
+
+	if (val)
+		return val;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	val = bpf_map_lookup_elem(map, key);
+	if (!val)
+		fprobe_exact__count(&drops, why);
+	return val;
 }
 
 SEC("kprobe.session")
 int fprobe_exact(struct pt_regs *ctx)
 {
 	struct fprobe_exact_bucket_key bkey = {};
+	struct fprobe_exact_sum *sum, zero_sum = {};
 	struct fprobe_exact_key key;
-	struct fprobe_exact_sum *sum;
 	__u64 *cookie = bpf_session_cookie();
-	__u64 now, start, delta, *n;
+	__u64 now, start, delta, *n, zero = 0;
 	long id;
 
 	if (!bpf_session_is_return()) {
@@ -162,9 +182,7 @@ int fprobe_exact(struct pt_regs *ctx)
 				__u32 why = id == -EEXIST || id == -ENOMEM ?
 					    FPROBE_EXACT_NOSTACK_FULL : FPROBE_EXACT_NOSTACK_ERROR;
 
-				n = bpf_map_lookup_elem(&nostack, &why);
-				if (n)
-					*n += 1;
+				fprobe_exact__count(&nostack, why);
 				id = FPROBE_EXACT_NO_STACK;
 			}
 		}
@@ -180,18 +198,9 @@ int fprobe_exact(struct pt_regs *ctx)
 
 	key.stack_id = start & FPROBE_EXACT_NO_STACK;
 	key.func = bpf_get_attach_cookie(ctx);
-	sum = bpf_map_lookup_elem(&sums, &key);
-	if (!sum) {
-		struct fprobe_exact_sum zero = {};
-
-		/* another CPU may have added it meanwhile: look again */
-		bpf_map_update_elem(&sums, &key, &zero, BPF_NOEXIST);
-		sum = bpf_map_lookup_elem(&sums, &key);
-		if (!sum) {
-			fprobe_exact__drop(FPROBE_EXACT_DROP_SUMS);
-			return 0;
-		}
-	}
+	sum = fprobe_exact__value(&sums, &key, &zero_sum, FPROBE_EXACT_DROP_SUMS);
+	if (!sum)
+		return 0;
 	sum->count++;
 	sum->total += delta;
 	if (delta > sum->max)
@@ -200,18 +209,9 @@ int fprobe_exact(struct pt_regs *ctx)
 	bkey.stack_id = key.stack_id;
 	bkey.func = key.func;
 	bkey.bucket = fprobe_exact__bucket(delta);
-	n = bpf_map_lookup_elem(&buckets, &bkey);
-	if (!n) {
-		__u64 zero = 0;
-
-		bpf_map_update_elem(&buckets, &bkey, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&buckets, &bkey);
-		if (!n) {
-			fprobe_exact__drop(FPROBE_EXACT_DROP_BUCKETS);
-			return 0;
-		}
-	}
-	*n += 1;
+	n = fprobe_exact__value(&buckets, &bkey, &zero, FPROBE_EXACT_DROP_BUCKETS);
+	if (n)
+		*n += 1;
 	return 0;
 }
 
