@@ -44,11 +44,11 @@
 #endif
 
 struct fprobe_btf {
+	struct fprobe_types types;
 	struct btf	*btf;
 	unsigned int	machine;	/* whose calling convention applies */
 	struct btf_dump	*dump;
 	struct hashmap	*funcs;		/* name -> BTF_KIND_FUNC id, -1: several */
-	char		*path;
 	char		*decl;		/* the type name btf_dump is writing */
 	size_t		decl_len;
 	size_t		decl_alloc;
@@ -142,13 +142,34 @@ static unsigned int fprobe_btf__machine(const char *path)
 	return machine != EM_NONE ? machine : FPROBE_BTF_MACHINE;
 }
 
-struct fprobe_btf *fprobe_btf__new(const char *path)
+static const struct fprobe_types_ops fprobe_btf_ops;
+
+static struct fprobe_btf *fb_of(struct fprobe_types *types)
+{
+	return container_of(types, struct fprobe_btf, types);
+}
+
+static void fprobe_btf__delete(struct fprobe_types *types)
+{
+	struct fprobe_btf *fb = fb_of(types);
+
+	hashmap__free(fb->funcs);
+	btf_dump__free(fb->dump);
+	btf__free(fb->btf);
+	free(fb->decl);
+	free(fb->types.path);
+	free(fb);
+}
+
+struct fprobe_types *fprobe_btf__new(const char *path)
 {
 	struct fprobe_btf *fb = zalloc(sizeof(*fb));
 	int err;
 
 	if (!fb)
 		return NULL;
+	fb->types.ops = &fprobe_btf_ops;
+	fb->types.source = "BTF";
 	fb->btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
 	err = libbpf_get_error(fb->btf);
 	if (err) {
@@ -156,8 +177,8 @@ struct fprobe_btf *fprobe_btf__new(const char *path)
 		goto out_err;
 	}
 	fb->machine = fprobe_btf__machine(path);
-	fb->path = strdup(path ?: FPROBE_BTF_SYSFS);
-	if (!fb->path) {
+	fb->types.path = strdup(path ?: FPROBE_BTF_SYSFS);
+	if (!fb->types.path) {
 		err = -ENOMEM;
 		goto out_err;
 	}
@@ -170,29 +191,12 @@ struct fprobe_btf *fprobe_btf__new(const char *path)
 	err = fprobe_btf__index(fb);
 	if (err)
 		goto out_err;
-	return fb;
+	return &fb->types;
 
 out_err:
-	fprobe_btf__delete(fb);
+	fprobe_btf__delete(&fb->types);
 	errno = err < 0 ? -err : err;
 	return NULL;
-}
-
-void fprobe_btf__delete(struct fprobe_btf *fb)
-{
-	if (!fb)
-		return;
-	hashmap__free(fb->funcs);
-	btf_dump__free(fb->dump);
-	btf__free(fb->btf);
-	free(fb->decl);
-	free(fb->path);
-	free(fb);
-}
-
-const char *fprobe_btf__path(const struct fprobe_btf *fb)
-{
-	return fb->path;
 }
 
 /* The C name of type @id, as btf_dump declares it: "struct file *" */
@@ -310,8 +314,9 @@ static const struct btf_type *fprobe_btf__real(const struct btf *btf, u32 id)
 	return t && btf_kind(t) != BTF_KIND_UNKN ? t : NULL;
 }
 
-int fprobe_btf__tnode(struct fprobe_btf *fb, u64 id, struct fprobe_tnode *tn)
+static int fprobe_btf__tnode(struct fprobe_types *types, u64 id, struct fprobe_tnode *tn)
 {
+	struct fprobe_btf *fb = fb_of(types);
 	const struct btf_type *t, *tt;
 	u32 target;
 
@@ -359,9 +364,9 @@ int fprobe_btf__tnode(struct fprobe_btf *fb, u64 id, struct fprobe_tnode *tn)
 	return 0;
 }
 
-int fprobe_btf__type_of(struct fprobe_btf *fb, u64 id, struct fprobe_type *type)
+static int fprobe_btf__type_of(struct fprobe_types *types, u64 id, struct fprobe_type *type)
 {
-	return fprobe_btf__type(fb, id, type);
+	return fprobe_btf__type(fb_of(types), id, type);
 }
 
 /*
@@ -425,9 +430,10 @@ static int fprobe_btf__find_cb(struct fprobe_btf *fb __maybe_unused, const char 
 	return 1;
 }
 
-int fprobe_btf__member(struct fprobe_btf *fb, u64 id, const char *name,
-		       u64 *offset, struct fprobe_type *type)
+static int fprobe_btf__member(struct fprobe_types *types, u64 id, const char *name,
+			      u64 *offset, struct fprobe_type *type)
 {
+	struct fprobe_btf *fb = fb_of(types);
 	const struct btf_type *t = id ? fprobe_btf__real(fb->btf, id) : NULL;
 	struct fprobe_btf_find bf = { .name = name };
 
@@ -460,11 +466,10 @@ static int fprobe_btf__list_cb(struct fprobe_btf *fb, const char *name, u64 offs
 	return ret;
 }
 
-int fprobe_btf__members(struct fprobe_btf *fb, u64 id,
-			int (*fn)(const char *name, u64 offset,
-				  const struct fprobe_type *type, void *arg),
-			void *arg)
+static int fprobe_btf__members(struct fprobe_types *types, u64 id,
+			       fprobe_member_fn fn, void *arg)
 {
+	struct fprobe_btf *fb = fb_of(types);
 	const struct btf_type *t = id ? fprobe_btf__real(fb->btf, id) : NULL;
 	struct fprobe_btf_list bl = { .fn = fn, .arg = arg };
 
@@ -473,8 +478,9 @@ int fprobe_btf__members(struct fprobe_btf *fb, u64 id,
 	return fprobe_btf__walk_members(fb, t, 0, fprobe_btf__list_cb, &bl, 0);
 }
 
-struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb, const char *name)
+static struct fprobe_func *fprobe_btf__find_func(struct fprobe_types *types, const char *name)
 {
+	struct fprobe_btf *fb = fb_of(types);
 	const struct btf_type *t, *proto;
 	const struct btf_param *bp;
 	struct fprobe_func *func;
@@ -539,9 +545,10 @@ out_nomem:
 	return NULL;
 }
 
-int fprobe_btf__walk_funcs(struct fprobe_btf *fb,
+int fprobe_btf__walk_funcs(struct fprobe_types *btf,
 			   int (*fn)(const char *name, void *arg), void *arg)
 {
+	struct fprobe_btf *fb = fb_of(btf);
 	struct hashmap_entry *cur;
 	size_t bkt;
 	int ret;
@@ -556,58 +563,24 @@ int fprobe_btf__walk_funcs(struct fprobe_btf *fb,
 	return 0;
 }
 
+static const struct fprobe_types_ops fprobe_btf_ops = {
+	.delete		= fprobe_btf__delete,
+	.find_func	= fprobe_btf__find_func,
+	.tnode		= fprobe_btf__tnode,
+	.type		= fprobe_btf__type_of,
+	.member		= fprobe_btf__member,
+	.members	= fprobe_btf__members,
+};
+
 #else /* HAVE_LIBBPF_SUPPORT */
 
-struct fprobe_btf *fprobe_btf__new(const char *path __maybe_unused)
+struct fprobe_types *fprobe_btf__new(const char *path __maybe_unused)
 {
 	errno = ENOTSUP;
 	return NULL;
 }
 
-void fprobe_btf__delete(struct fprobe_btf *fb __maybe_unused)
-{
-}
-
-const char *fprobe_btf__path(const struct fprobe_btf *fb __maybe_unused)
-{
-	return "";
-}
-
-int fprobe_btf__tnode(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
-		      struct fprobe_tnode *tn __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-int fprobe_btf__type_of(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
-			struct fprobe_type *type __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-int fprobe_btf__member(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
-		       const char *name __maybe_unused, u64 *offset __maybe_unused,
-		       struct fprobe_type *type __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-int fprobe_btf__members(struct fprobe_btf *fb __maybe_unused, u64 id __maybe_unused,
-			int (*fn)(const char *name, u64 offset,
-				  const struct fprobe_type *type, void *arg) __maybe_unused,
-			void *arg __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-struct fprobe_func *fprobe_btf__find_func(struct fprobe_btf *fb __maybe_unused,
-					  const char *name __maybe_unused)
-{
-	errno = ENOTSUP;
-	return NULL;
-}
-
-int fprobe_btf__walk_funcs(struct fprobe_btf *fb __maybe_unused,
+int fprobe_btf__walk_funcs(struct fprobe_types *btf __maybe_unused,
 			   int (*fn)(const char *name, void *arg) __maybe_unused,
 			   void *arg __maybe_unused)
 {

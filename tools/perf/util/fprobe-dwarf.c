@@ -48,8 +48,8 @@
 
 #ifdef HAVE_DWARF_SUPPORT
 struct fprobe_dwarf {
+	struct fprobe_types	types;
 	struct debuginfo	*dinfo;
-	char			*path;
 	unsigned int		machine;	/* ELF e_machine of vmlinux */
 	struct hashmap		*syms;		/* function name -> address */
 };
@@ -90,7 +90,24 @@ static unsigned int fprobe_dwarf__machine(struct debuginfo *dinfo)
 	return ehdr.e_machine;
 }
 
-struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux)
+static const struct fprobe_types_ops fprobe_dwarf_ops;
+
+static struct fprobe_dwarf *fd_of(struct fprobe_types *types)
+{
+	return container_of(types, struct fprobe_dwarf, types);
+}
+
+static void fprobe_dwarf__delete(struct fprobe_types *types)
+{
+	struct fprobe_dwarf *fd = fd_of(types);
+
+	hashmap__free(fd->syms);
+	debuginfo__delete(fd->dinfo);
+	free(fd->types.path);
+	free(fd);
+}
+
+struct fprobe_types *fprobe_dwarf__new(const char *vmlinux)
 {
 	struct fprobe_dwarf *fd;
 
@@ -104,30 +121,17 @@ struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux)
 	fd = zalloc(sizeof(*fd));
 	if (!fd)
 		return NULL;
-	fd->path = strdup(vmlinux);
+	fd->types.ops = &fprobe_dwarf_ops;
+	fd->types.source = "DWARF";
+	fd->types.path = strdup(vmlinux);
 	fd->dinfo = debuginfo__new(vmlinux);
-	if (!fd->path || !fd->dinfo) {
-		fprobe_dwarf__delete(fd);
+	if (!fd->types.path || !fd->dinfo) {
+		fprobe_dwarf__delete(&fd->types);
 		errno = ENODATA;
 		return NULL;
 	}
 	fd->machine = fprobe_dwarf__machine(fd->dinfo);
-	return fd;
-}
-
-void fprobe_dwarf__delete(struct fprobe_dwarf *fd)
-{
-	if (!fd)
-		return;
-	hashmap__free(fd->syms);
-	debuginfo__delete(fd->dinfo);
-	free(fd->path);
-	free(fd);
-}
-
-const char *fprobe_dwarf__path(const struct fprobe_dwarf *fd)
-{
-	return fd->path;
+	return &fd->types;
 }
 
 static size_t fd_name_hash(long key, void *ctx __maybe_unused)
@@ -340,8 +344,9 @@ static Dwarf_Die *fprobe_dwarf__type_die(struct fprobe_dwarf *fd, u64 id, Dwarf_
 	return mem;
 }
 
-int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn)
+static int fprobe_dwarf__tnode(struct fprobe_types *types, u64 id, struct fprobe_tnode *tn)
 {
+	struct fprobe_dwarf *fd = fd_of(types);
 	Dwarf_Die die, rdie, tdie;
 	Dwarf_Word count;
 	Dwarf_Attribute attr;
@@ -407,11 +412,11 @@ int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn
 	return 0;
 }
 
-int fprobe_dwarf__type(struct fprobe_dwarf *fd, u64 id, struct fprobe_type *type)
+static int fprobe_dwarf__type(struct fprobe_types *types, u64 id, struct fprobe_type *type)
 {
 	Dwarf_Die die;
 
-	return fprobe_type__init_type(type, fprobe_dwarf__type_die(fd, id, &die));
+	return fprobe_type__init_type(type, fprobe_dwarf__type_die(fd_of(types), id, &die));
 }
 
 struct fprobe_member_walk {
@@ -476,9 +481,10 @@ static int fprobe_member__find_cb(const char *name, u64 offset, Dwarf_Die *mdie,
 	return 1;
 }
 
-int fprobe_dwarf__member(struct fprobe_dwarf *fd, u64 id, const char *name,
-			 u64 *offset, struct fprobe_type *type)
+static int fprobe_dwarf__member(struct fprobe_types *types, u64 id, const char *name,
+				u64 *offset, struct fprobe_type *type)
 {
+	struct fprobe_dwarf *fd = fd_of(types);
 	struct fprobe_member_find mf = { .name = name };
 	struct fprobe_member_walk w = { .fn = fprobe_member__find_cb, .arg = &mf };
 	Dwarf_Attribute attr;
@@ -512,11 +518,10 @@ static int fprobe_member__list_cb(const char *name, u64 offset, Dwarf_Die *mdie,
 	return ret;
 }
 
-int fprobe_dwarf__members(struct fprobe_dwarf *fd, u64 id,
-			  int (*fn)(const char *name, u64 offset,
-				    const struct fprobe_type *type, void *arg),
-			  void *arg)
+static int fprobe_dwarf__members(struct fprobe_types *types, u64 id,
+				 fprobe_member_fn fn, void *arg)
 {
+	struct fprobe_dwarf *fd = fd_of(types);
 	struct fprobe_member_list ml = { .fn = fn, .arg = arg };
 	struct fprobe_member_walk w = { .fn = fprobe_member__list_cb, .arg = &ml };
 	Dwarf_Die die, rdie;
@@ -664,9 +669,10 @@ static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die,
 	return 0;
 }
 
-struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
-					    const char *name)
+static struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_types *types,
+						   const char *name)
 {
+	struct fprobe_dwarf *fd = fd_of(types);
 	Dwarf_Die cu_die, sp_die, child;
 	Dwarf_Attribute attr;
 	Dwarf_Word cc = DW_CC_normal;
@@ -731,9 +737,10 @@ out_nomem:
  * compile units that inline it, with DW_AT_inline. The top of each unit
  * is walked (not the bodies), until every name is found.
  */
-int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd, struct strlist *names,
+int fprobe_dwarf__find_inlined(struct fprobe_types *dwarf, struct strlist *names,
 			       struct strlist *inlined)
 {
+	struct fprobe_dwarf *fd = fd_of(dwarf);
 	unsigned int left = strlist__nr_entries(names);
 	Dwarf_Off off = 0, next;
 	size_t hdr_size;
@@ -765,60 +772,26 @@ int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd, struct strlist *names,
 	return 0;
 }
 
+static const struct fprobe_types_ops fprobe_dwarf_ops = {
+	.delete		= fprobe_dwarf__delete,
+	.find_func	= fprobe_dwarf__find_func,
+	.tnode		= fprobe_dwarf__tnode,
+	.type		= fprobe_dwarf__type,
+	.member		= fprobe_dwarf__member,
+	.members	= fprobe_dwarf__members,
+};
+
 #else /* HAVE_DWARF_SUPPORT */
 
-struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux __maybe_unused)
+struct fprobe_types *fprobe_dwarf__new(const char *vmlinux __maybe_unused)
 {
 	errno = ENOTSUP;
 	return NULL;
 }
 
-void fprobe_dwarf__delete(struct fprobe_dwarf *fd __maybe_unused)
-{
-}
-
-const char *fprobe_dwarf__path(const struct fprobe_dwarf *fd __maybe_unused)
-{
-	return "";
-}
-
-struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd __maybe_unused,
-					    const char *name __maybe_unused)
-{
-	errno = ENOTSUP;
-	return NULL;
-}
-
-int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd __maybe_unused,
+int fprobe_dwarf__find_inlined(struct fprobe_types *dwarf __maybe_unused,
 			       struct strlist *names __maybe_unused,
 			       struct strlist *inlined __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-int fprobe_dwarf__tnode(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
-			struct fprobe_tnode *tn __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-int fprobe_dwarf__type(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
-		       struct fprobe_type *type __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-int fprobe_dwarf__member(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
-			 const char *name __maybe_unused, u64 *offset __maybe_unused,
-			 struct fprobe_type *type __maybe_unused)
-{
-	return -ENOTSUP;
-}
-
-int fprobe_dwarf__members(struct fprobe_dwarf *fd __maybe_unused, u64 id __maybe_unused,
-			  int (*fn)(const char *name, u64 offset,
-				    const struct fprobe_type *type, void *arg) __maybe_unused,
-			  void *arg __maybe_unused)
 {
 	return -ENOTSUP;
 }

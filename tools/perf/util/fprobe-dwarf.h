@@ -69,28 +69,6 @@ struct fprobe_func {
 	struct fprobe_param	*params;
 };
 
-struct fprobe_dwarf;
-struct strlist;
-
-struct fprobe_dwarf *fprobe_dwarf__new(const char *vmlinux);
-void fprobe_dwarf__delete(struct fprobe_dwarf *fd);
-const char *fprobe_dwarf__path(const struct fprobe_dwarf *fd);
-/*
- * The function named @name, NULL with errno ENOENT if vmlinux has none,
- * ENOTUNIQ if it has several of that name at different addresses (which
- * one a call is, the name does not say), ENODATA if its DWARF lacks it
- */
-struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_dwarf *fd,
-					    const char *name);
-/*
- * Add to @inlined those of @names (names of no function symbol) that the
- * DWARF has as functions inlined everywhere: 0, -ENOMEM, -ENOTSUP
- */
-int fprobe_dwarf__find_inlined(struct fprobe_dwarf *fd, struct strlist *names,
-			       struct strlist *inlined);
-/* Path of the vmlinux of the running kernel, or NULL */
-const char *fprobe_dwarf__default_vmlinux(void);
-
 /* What a member path can do with a value of a type, its typedefs seen through */
 enum fprobe_tnode_kind {
 	FPROBE_TNODE_OTHER,	/* nothing: void, a function, ... */
@@ -109,21 +87,96 @@ struct fprobe_tnode {
 	bool			is_char;	/* POINTER, ARRAY: to a one-byte integer */
 };
 
+struct fprobe_types;
+struct strlist;
+
+/* A walk of the members of a struct: a non-zero return stops it */
+typedef int (*fprobe_member_fn)(const char *name, u64 offset,
+				const struct fprobe_type *type, void *arg);
+
 /*
- * Member paths in the DWARF of vmlinux, on the ids of struct fprobe_type:
- * what a type is, the type of an id, the member @name of a struct or union
- * (those of its anonymous members included) with its offset (-ENOENT: none,
- * -EOPNOTSUPP: a bit field), and each member with @fn (a non-zero return
- * stops the walk and is returned)
+ * A reader of the prototypes and types of the kernel's functions: the
+ * DWARF of vmlinux (fprobe_dwarf__new()) or BTF (fprobe_btf__new()), one
+ * interface for both. Type ids are those of struct fprobe_type.
  */
-int fprobe_dwarf__tnode(struct fprobe_dwarf *fd, u64 id, struct fprobe_tnode *tn);
-int fprobe_dwarf__type(struct fprobe_dwarf *fd, u64 id, struct fprobe_type *type);
-int fprobe_dwarf__member(struct fprobe_dwarf *fd, u64 id, const char *name,
-			 u64 *offset, struct fprobe_type *type);
-int fprobe_dwarf__members(struct fprobe_dwarf *fd, u64 id,
-			  int (*fn)(const char *name, u64 offset,
-				    const struct fprobe_type *type, void *arg),
-			  void *arg);
+struct fprobe_types_ops {
+	void (*delete)(struct fprobe_types *types);
+	/*
+	 * The function named @name, NULL with errno ENOENT if there is
+	 * none, ENOTUNIQ if there are several of that name (which one a call
+	 * is, the name does not say), ENODATA if the DWARF lacks it
+	 */
+	struct fprobe_func *(*find_func)(struct fprobe_types *types, const char *name);
+	/*
+	 * Member paths: what a type is, the type of an id, the member @name
+	 * of a struct or union (those of its anonymous members included)
+	 * with its offset (-ENOENT: none, -EOPNOTSUPP: a bit field), and each
+	 * member with @fn
+	 */
+	int (*tnode)(struct fprobe_types *types, u64 id, struct fprobe_tnode *tn);
+	int (*type)(struct fprobe_types *types, u64 id, struct fprobe_type *type);
+	int (*member)(struct fprobe_types *types, u64 id, const char *name,
+		      u64 *offset, struct fprobe_type *type);
+	int (*members)(struct fprobe_types *types, u64 id, fprobe_member_fn fn, void *arg);
+};
+
+/* What every reader starts with */
+struct fprobe_types {
+	const struct fprobe_types_ops	*ops;
+	const char			*source;	/* "DWARF" or "BTF" */
+	char				*path;		/* of the file read */
+};
+
+static inline void fprobe_types__delete(struct fprobe_types *types)
+{
+	if (types)
+		types->ops->delete(types);
+}
+
+static inline struct fprobe_func *fprobe_types__find_func(struct fprobe_types *types,
+							  const char *name)
+{
+	return types->ops->find_func(types, name);
+}
+
+static inline int fprobe_types__tnode(struct fprobe_types *types, u64 id,
+				      struct fprobe_tnode *tn)
+{
+	return types->ops->tnode(types, id, tn);
+}
+
+static inline int fprobe_types__type(struct fprobe_types *types, u64 id,
+				     struct fprobe_type *type)
+{
+	return types->ops->type(types, id, type);
+}
+
+static inline int fprobe_types__member(struct fprobe_types *types, u64 id, const char *name,
+				       u64 *offset, struct fprobe_type *type)
+{
+	return types->ops->member(types, id, name, offset, type);
+}
+
+static inline int fprobe_types__members(struct fprobe_types *types, u64 id,
+					fprobe_member_fn fn, void *arg)
+{
+	return types->ops->members(types, id, fn, arg);
+}
+
+/*
+ * The DWARF of @vmlinux, NULL: of the running kernel's. NULL with errno
+ * ENOENT if there is no such file, ENODATA if it has no DWARF, ENOTSUP
+ * when perf was built without libdw.
+ */
+struct fprobe_types *fprobe_dwarf__new(const char *vmlinux);
+/*
+ * Add to @inlined those of @names (names of no function symbol) that the
+ * DWARF @dwarf has as functions inlined everywhere: 0, -ENOMEM, -ENOTSUP
+ */
+int fprobe_dwarf__find_inlined(struct fprobe_types *dwarf, struct strlist *names,
+			       struct strlist *inlined);
+/* Path of the vmlinux of the running kernel, or NULL */
+const char *fprobe_dwarf__default_vmlinux(void);
 
 void fprobe_func__delete(struct fprobe_func *func);
 /* Index of parameter @name, or -1 */

@@ -32,7 +32,7 @@
  * (/sys/kernel/btf/vmlinux, what distribution kernels ship); with --btf,
  * BTF only (that of -k's vmlinux when given). One source for the whole run.
  */
-struct fprobe_dwarf *fprobe_protos__dwarf(struct fprobe_protos *protos)
+struct fprobe_types *fprobe_protos__dwarf(struct fprobe_protos *protos)
 {
 	if (!protos->dwarf_tried && !protos->use_btf) {
 		protos->dwarf_tried = true;
@@ -44,7 +44,7 @@ struct fprobe_dwarf *fprobe_protos__dwarf(struct fprobe_protos *protos)
 	return protos->dwarf;
 }
 
-static struct fprobe_btf *fprobe_protos__btf(struct fprobe_protos *protos)
+static struct fprobe_types *fprobe_protos__btf(struct fprobe_protos *protos)
 {
 	if (!protos->btf_tried) {
 		protos->btf_tried = true;
@@ -78,14 +78,14 @@ const char *fprobe_protos__desc(struct fprobe_protos *protos,
 				const struct fprobe_func *func, char *buf, size_t size)
 {
 	if (func && !strcmp(func->source, "BTF") && protos->btf)
-		scnprintf(buf, size, "the BTF of %s", fprobe_btf__path(protos->btf));
+		scnprintf(buf, size, "the BTF of %s", protos->btf->path);
 	else if (!func && protos->dwarf && protos->btf)
 		scnprintf(buf, size, "the DWARF of %s or the BTF of %s",
-			  fprobe_dwarf__path(protos->dwarf), fprobe_btf__path(protos->btf));
+			  protos->dwarf->path, protos->btf->path);
 	else if (protos->dwarf)
-		scnprintf(buf, size, "the DWARF of %s", fprobe_dwarf__path(protos->dwarf));
+		scnprintf(buf, size, "the DWARF of %s", protos->dwarf->path);
 	else if (protos->btf)
-		scnprintf(buf, size, "the BTF of %s", fprobe_btf__path(protos->btf));
+		scnprintf(buf, size, "the BTF of %s", protos->btf->path);
 	else
 		scnprintf(buf, size, "no DWARF or BTF");
 	return buf;
@@ -93,18 +93,18 @@ const char *fprobe_protos__desc(struct fprobe_protos *protos,
 
 /*
  * The prototype of @name from DWARF or BTF; NULL with errno ENOENT: unknown,
- * ENOTUNIQ: BTF has several of the name (see fprobe_btf__find_func())
+ * ENOTUNIQ: BTF has several of the name (see fprobe_btf__new())
  */
 struct fprobe_func *fprobe_protos__find_func(struct fprobe_protos *protos,
 					     const char *name)
 {
-	struct fprobe_dwarf *dwarf = fprobe_protos__dwarf(protos);
-	struct fprobe_btf *btf;
+	struct fprobe_types *dwarf = fprobe_protos__dwarf(protos);
+	struct fprobe_types *btf;
 	struct fprobe_func *func;
 
 	protos->notuniq_btf = false;
 	if (dwarf) {
-		func = fprobe_dwarf__find_func(dwarf, name);
+		func = fprobe_types__find_func(dwarf, name);
 		/*
 		 * The running kernel's DWARF may lack a function its BTF has
 		 * (one whose DIE is not found by address): not a -k vmlinux's.
@@ -114,7 +114,7 @@ struct fprobe_func *fprobe_protos__find_func(struct fprobe_protos *protos,
 	}
 	btf = protos->use_btf || !protos->vmlinux ? fprobe_protos__btf(protos) : NULL;
 	if (btf) {
-		func = fprobe_btf__find_func(btf, name);
+		func = fprobe_types__find_func(btf, name);
 		protos->notuniq_btf = !func && errno == ENOTUNIQ;
 		return func;
 	}
@@ -129,11 +129,11 @@ const char *fprobe_protos__notuniq(struct fprobe_protos *protos, bool btf,
 	if (!btf)
 		scnprintf(buf, size,
 			  "%s has several functions of that name (ftrace probes them all by it): their parameters are not told apart",
-			  fprobe_dwarf__path(protos->dwarf));
+			  protos->dwarf->path);
 	else
 		scnprintf(buf, size,
 			  "the BTF of %s has functions of that name with different prototypes, and does not say which one is traced (read the DWARF of vmlinux with -k)",
-			  protos->btf ? fprobe_btf__path(protos->btf) : "");
+			  protos->btf ? protos->btf->path : "");
 	return buf;
 }
 
@@ -147,13 +147,8 @@ void fprobe_protos__say_notuniq(struct fprobe_protos *protos, const char *name)
 }
 
 /* -V: print the prototype of @name, and where each parameter is at the entry */
-static int fprobe_protos__tnode(struct fprobe_protos *protos, const struct fprobe_func *func,
-				u64 id, struct fprobe_tnode *tn);
-static int fprobe_protos__members(struct fprobe_protos *protos, const struct fprobe_func *func,
-				  u64 id,
-				  int (*fn)(const char *name, u64 offset,
-					    const struct fprobe_type *type, void *arg),
-				  void *arg);
+static struct fprobe_types *fprobe_protos__types(struct fprobe_protos *protos,
+						 const struct fprobe_func *func);
 
 static int fprobe__print_member(const char *name, u64 offset, const struct fprobe_type *type,
 				void *arg __maybe_unused)
@@ -167,14 +162,15 @@ static void fprobe_probes__show_members(struct fprobe_probes *probes,
 					const struct fprobe_func *func,
 					const struct fprobe_param *p)
 {
+	struct fprobe_types *types = fprobe_protos__types(probes->protos, func);
 	struct fprobe_tnode tn, st;
 
-	if (!p->type.id || fprobe_protos__tnode(probes->protos, func, p->type.id, &tn) < 0 ||
+	if (!p->type.id || fprobe_types__tnode(types, p->type.id, &tn) < 0 ||
 	    tn.kind != FPROBE_TNODE_POINTER || !tn.target ||
-	    fprobe_protos__tnode(probes->protos, func, tn.target, &st) < 0 ||
+	    fprobe_types__tnode(types, tn.target, &st) < 0 ||
 	    st.kind != FPROBE_TNODE_STRUCT)
 		return;
-	fprobe_protos__members(probes->protos, func, tn.target, fprobe__print_member, NULL);
+	fprobe_types__members(types, tn.target, fprobe__print_member, NULL);
 }
 
 int fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name)
@@ -224,45 +220,15 @@ int fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name)
 	return 0;
 }
 
-/* Member paths in the DWARF or the BTF @func was read from */
-static int fprobe_protos__tnode(struct fprobe_protos *protos, const struct fprobe_func *func,
-				u64 id, struct fprobe_tnode *tn)
+/* The reader @func was read from, for its member paths */
+static struct fprobe_types *fprobe_protos__types(struct fprobe_protos *protos,
+						 const struct fprobe_func *func)
 {
-	if (!strcmp(func->source, "BTF"))
-		return fprobe_btf__tnode(protos->btf, id, tn);
-	return fprobe_dwarf__tnode(protos->dwarf, id, tn);
+	return !strcmp(func->source, "BTF") ? protos->btf : protos->dwarf;
 }
 
-static int fprobe_protos__member(struct fprobe_protos *protos, const struct fprobe_func *func,
-				 u64 id, const char *name, u64 *offset, struct fprobe_type *type)
-{
-	if (!strcmp(func->source, "BTF"))
-		return fprobe_btf__member(protos->btf, id, name, offset, type);
-	return fprobe_dwarf__member(protos->dwarf, id, name, offset, type);
-}
-
-static int fprobe_protos__members(struct fprobe_protos *protos, const struct fprobe_func *func,
-				  u64 id,
-				  int (*fn)(const char *name, u64 offset,
-					    const struct fprobe_type *type, void *arg),
-				  void *arg)
-{
-	if (!strcmp(func->source, "BTF"))
-		return fprobe_btf__members(protos->btf, id, fn, arg);
-	return fprobe_dwarf__members(protos->dwarf, id, fn, arg);
-}
-
-static int fprobe_protos__type(struct fprobe_protos *protos, const struct fprobe_func *func,
-			       u64 id, struct fprobe_type *type)
-{
-	if (!strcmp(func->source, "BTF"))
-		return fprobe_btf__type_of(protos->btf, id, type);
-	return fprobe_dwarf__type(protos->dwarf, id, type);
-}
-
-/* Where a fetch argument's path has got to, in fprobe_fetch__resolve() */
 struct fprobe_fetch_walk {
-	struct fprobe_protos		*protos;
+	struct fprobe_types		*types;	/* func's reader */
 	const struct fprobe_func	*func;
 	const struct fprobe_fetch	*ft;
 	const struct fprobe_param	*p;
@@ -396,7 +362,7 @@ static int fprobe_fetch_walk__step(struct fprobe_fetch_walk *w,
 	struct fprobe_tnode tn;
 	int ret;
 
-	if (fprobe_protos__tnode(w->protos, func, w->cur.id, &tn) < 0)
+	if (fprobe_types__tnode(w->types, w->cur.id, &tn) < 0)
 		return -ENOENT;
 	ret = fprobe_fetch_walk__check(w, field, &tn);
 	if (ret < 0)
@@ -404,20 +370,20 @@ static int fprobe_fetch_walk__step(struct fprobe_fetch_walk *w,
 
 	if (field->name[0] == '[') {
 		w->off += field->index * tn.target_size;
-		ret = fprobe_protos__type(w->protos, func, tn.target, &next);
+		ret = fprobe_types__type(w->types, tn.target, &next);
 	} else {
 		u64 moff;
 		u64 sid = tn.kind == FPROBE_TNODE_POINTER ? tn.target : w->cur.id;
 		struct fprobe_tnode st;
 
 		if (tn.kind == FPROBE_TNODE_POINTER &&
-		    (fprobe_protos__tnode(w->protos, func, sid, &st) < 0 ||
+		    (fprobe_types__tnode(w->types, sid, &st) < 0 ||
 		     st.kind != FPROBE_TNODE_STRUCT)) {
 			pr_err("'%s' in '%s' does not point to a struct or union: no '->%s' of it\n",
 			       w->what, ft->spec, field->name);
 			return -EINVAL;
 		}
-		ret = fprobe_protos__member(w->protos, func, sid, field->name, &moff, &next);
+		ret = fprobe_types__member(w->types, sid, field->name, &moff, &next);
 		if (ret == -ENOENT) {
 			pr_err("'%s' in '%s' has no member '%s' (-V %s lists its members)\n",
 			       w->what, ft->spec, field->name, func->name);
@@ -450,7 +416,7 @@ static int fprobe_fetch_walk__text(struct fprobe_fetch_walk *w, char **text)
 	struct fprobe_tnode tn;
 	const char *type = ft->type;
 
-	if (fprobe_protos__tnode(w->protos, w->func, w->cur.id, &tn) < 0)
+	if (fprobe_types__tnode(w->types, w->cur.id, &tn) < 0)
 		return -ENOENT;
 	if (type && fprobe_fetch_type__is_string(type)) {
 		if (!tn.is_char || (tn.kind == FPROBE_TNODE_ARRAY && !w->mem)) {
@@ -497,7 +463,7 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 				 const struct fprobe_fetch *ft, char **text)
 {
 	struct fprobe_fetch_walk w = {
-		.protos	= probes->protos,
+		.types	= fprobe_protos__types(probes->protos, func),
 		.func	= func,
 		.ft	= ft,
 	};
@@ -725,8 +691,8 @@ out_nomem:
 
 void fprobe_protos__exit(struct fprobe_protos *protos)
 {
-	fprobe_dwarf__delete(protos->dwarf);
-	fprobe_btf__delete(protos->btf);
+	fprobe_types__delete(protos->dwarf);
+	fprobe_types__delete(protos->btf);
 	protos->dwarf = NULL;
 	protos->btf = NULL;
 }

@@ -812,7 +812,7 @@ static int fprobe_probes__classify(struct fprobe_probes *probes)
 		.found = strlist__new(NULL, NULL),
 	};
 	struct strlist *inlined = NULL;
-	struct fprobe_dwarf *dwarf;
+	struct fprobe_types *dwarf;
 	int i, err = -1;
 
 	if (!ks.names || !ks.found)
@@ -1001,7 +1001,7 @@ static const char *fprobe_probes__why(struct fprobe_probes *probes,
 	case FPROBE_SKIP_INLINED:
 		scnprintf(buf, size,
 			  "not traceable: inlined everywhere (no symbol; the DWARF of %s has it inline)",
-			  fprobe_dwarf__path(probes->protos->dwarf));
+			  probes->protos->dwarf->path);
 		return buf;
 	case FPROBE_SKIP_AMBIGUOUS:
 		len = scnprintf(buf, size, "ambiguous: ");

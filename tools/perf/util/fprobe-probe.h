@@ -10,8 +10,7 @@
 
 #include "fprobe-call.h"
 
-struct fprobe_btf;
-struct fprobe_dwarf;
+struct fprobe_types;
 struct fprobe_func;
 struct hashmap;
 struct perf_probe_arg_field;
@@ -105,9 +104,9 @@ struct fprobe_skipped_func {
 struct fprobe_protos {
 	const char		*vmlinux;	/* -k */
 	bool			use_btf;	/* --btf */
-	struct fprobe_dwarf	*dwarf;
+	struct fprobe_types	*dwarf;
 	bool			dwarf_tried;
-	struct fprobe_btf	*btf;
+	struct fprobe_types	*btf;
 	bool			btf_tried;
 	bool			notuniq_btf;	/* the last ENOTUNIQ was BTF's */
 };
@@ -181,7 +180,7 @@ size_t fprobe__str_hash(long key, void *ctx);
 bool fprobe__str_equal(long a, long b, void *ctx);
 
 /* In util/fprobe-param.c, for util/fprobe-probe.c */
-struct fprobe_dwarf *fprobe_protos__dwarf(struct fprobe_protos *protos);
+struct fprobe_types *fprobe_protos__dwarf(struct fprobe_protos *protos);
 const char *fprobe_protos__notuniq(struct fprobe_protos *protos, bool btf,
 				   char *buf, size_t size);
 int fprobe_probes__resolve_params(struct fprobe_probes *probes,
