@@ -70,7 +70,7 @@ struct perf_fprobe {
 	struct fprobe_protos	protos;		/* -k, --btf */
 	struct fprobe_probes	probes;		/* -a, -N */
 	struct target		target;
-	const char		*output;
+	const char		*output_path;	/* -o */
 	const char		*input;
 	const char		*show_vars;
 	const char		*list_glob;
@@ -94,7 +94,7 @@ struct perf_fprobe {
 	struct fprobe_live	live_ops;	/* live: the recording's reader */
 	/* report */
 	struct fprobe_report_opts ropts;
-	int			outputs;
+	int			report_mask;	/* FPROBE_OUT_*: the reports asked for */
 	const char		*flame_file;
 	const char		*chrome_file;
 	const char		*min_latency_str;
@@ -167,7 +167,7 @@ static int fprobe__write_file(struct perf_fprobe *fprobe, const char *path,
 
 static int fprobe__output(struct perf_fprobe *fprobe)
 {
-	int out = fprobe->outputs;
+	int out = fprobe->report_mask;
 	int err = 0;
 
 	if (!out)
@@ -261,7 +261,7 @@ static int fprobe__report(struct perf_fprobe *fprobe, const char *input)
 		.ropts		= &fprobe->ropts,
 		.need_protos	= fprobe->need_protos,
 		.errors		= fprobe->errors,
-		.list_calls	= fprobe->outputs & FPROBE_OUT_CALLS,
+		.list_calls	= fprobe->report_mask & FPROBE_OUT_CALLS,
 	};
 	const struct fprobe_session_stats *st;
 	struct perf_session *session;
@@ -357,10 +357,10 @@ static int parse_output_file(const struct option *opt, const char *str,
 	}
 	if (!strcmp(opt->long_name, "flame")) {
 		fprobe->flame_file = str;
-		fprobe->outputs |= FPROBE_OUT_FLAME;
+		fprobe->report_mask |= FPROBE_OUT_FLAME;
 	} else {
 		fprobe->chrome_file = str;
-		fprobe->outputs |= FPROBE_OUT_CHROME;
+		fprobe->report_mask |= FPROBE_OUT_CHROME;
 	}
 	return 0;
 }
@@ -788,16 +788,16 @@ static const struct option common_options[] = {
 };
 
 static const struct option report_only_options[] = {
-	OPT_BIT(0, "tree", &perf_fprobe.outputs, "Show calls as a tree by call path (default)",
+	OPT_BIT(0, "tree", &perf_fprobe.report_mask, "Show calls as a tree by call path (default)",
 		FPROBE_OUT_TREE),
-	OPT_BIT(0, "hist", &perf_fprobe.outputs, "Show a latency histogram per function",
+	OPT_BIT(0, "hist", &perf_fprobe.report_mask, "Show a latency histogram per function",
 		FPROBE_OUT_HIST),
-	OPT_BIT(0, "calls", &perf_fprobe.outputs,
+	OPT_BIT(0, "calls", &perf_fprobe.report_mask,
 		"List every call with its arguments and return value", FPROBE_OUT_CALLS),
-	OPT_BIT(0, "folded", &perf_fprobe.outputs,
+	OPT_BIT(0, "folded", &perf_fprobe.report_mask,
 		"Print folded stacks weighted by time (flamegraph.pl)",
 		FPROBE_OUT_FOLDED),
-	OPT_BIT(0, "csv", &perf_fprobe.outputs,
+	OPT_BIT(0, "csv", &perf_fprobe.report_mask,
 		"Print each function's statistics as CSV", FPROBE_OUT_CSV),
 	{ .type = OPTION_CALLBACK, .long_name = "flame", .value = &perf_fprobe.flame_file,
 	  .argh = "file.svg", .help = "Write a flame graph weighted by time as SVG",
@@ -849,7 +849,7 @@ static const struct option fprobe_record_options[] = {
 		    "Use fprobe events in tracefs even with the fprobe PMU"),
 	OPT_BOOLEAN('b', "use-bpf", &perf_fprobe.use_bpf,
 		    "Count every call in the kernel with BPF: none lost, none recorded"),
-	OPT_STRING('o', "output", &perf_fprobe.output, "file",
+	OPT_STRING('o', "output", &perf_fprobe.output_path, "file",
 		   "Write the recording to this file (perf fprobe record: perf.data)"),
 	OPT_PARENT(report_only_options),
 };
@@ -928,9 +928,9 @@ static int fprobe__check_bpf_options(struct perf_fprobe *fprobe)
 		pr_err("-b counts the calls in the kernel and records none: it goes with perf fprobe, not with perf fprobe record or trace\n");
 		return -1;
 	}
-	if (fprobe->output || fprobe->force_tracefs || fprobe->mmap_pages ||
+	if (fprobe->output_path || fprobe->force_tracefs || fprobe->mmap_pages ||
 	    fprobe->probes.scope || fprobe->errors ||
-	    fprobe->outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME)) {
+	    fprobe->report_mask & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME)) {
 		pr_err("-b counts the calls in the kernel and records none: it takes no -o, --tracefs, -m, -G, --errors, --calls or --chrome\n");
 		return -1;
 	}
@@ -955,12 +955,12 @@ static int fprobe__check_bpf_options(struct perf_fprobe *fprobe)
  */
 static int fprobe__check_record_options(struct perf_fprobe *fprobe)
 {
-	if (fprobe->record_only && (fprobe->outputs || fprobe->stdio)) {
+	if (fprobe->record_only && (fprobe->report_mask || fprobe->stdio)) {
 		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
 		return -1;
 	}
 	if (fprobe->live &&
-	    (fprobe->outputs || fprobe->stdio || fprobe->output || fprobe->force_tracefs)) {
+	    (fprobe->report_mask || fprobe->stdio || fprobe->output_path || fprobe->force_tracefs)) {
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
 		return -1;
 	}
@@ -1012,7 +1012,7 @@ static int fprobe__record_report(struct perf_fprobe *fprobe, int argc, const cha
 		return fprobe__record(fprobe, NULL, argc, argv);
 	if (fprobe->use_bpf)
 		return fprobe__count(fprobe, argc, argv);
-	data_path = fprobe->output;
+	data_path = fprobe->output_path;
 	if (!data_path && fprobe->record_only)
 		data_path = "perf.data";
 	if (!data_path) {
@@ -1099,9 +1099,9 @@ int cmd_fprobe(int argc, const char **argv)
 		goto out;
 	/* the prototypes of traced functions are read only to show them */
 	fprobe->need_protos = fprobe->live || fprobe->errors ||
-			      fprobe->outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
+			      fprobe->report_mask & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
 	/* the other outputs need only the sums of the calls, not each call */
-	fprobe->ropts.keep_calls = fprobe->outputs & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
+	fprobe->ropts.keep_calls = fprobe->report_mask & (FPROBE_OUT_CALLS | FPROBE_OUT_CHROME);
 
 	if (fprobe__check_options(fprobe, options) == 0)
 		ret = fprobe__run(fprobe, argc, argv, options);

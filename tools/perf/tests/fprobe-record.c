@@ -141,7 +141,7 @@ static int test__fprobe_record_tracefs(struct test_suite *test __maybe_unused,
 	struct fprobe_target_func f = {
 		.name = (char *)"vfs_read",
 		.probe = &probe,
-		.dwarf = &func,
+		.proto = &func,
 		.param_idx = { 2, 0 },
 		.event = (char *)"vfs_read",
 	};
@@ -162,7 +162,7 @@ static int test__fprobe_record_tracefs(struct test_suite *test __maybe_unused,
 		return TEST_FAIL;
 	/* no prototype: no parameter, the return value as a 64-bit word */
 	probe.nr_params = 0;
-	f.dwarf = NULL;
+	f.proto = NULL;
 	f.name = (char *)"foo.isra.0";
 	f.event = (char *)"foo_isra_0";
 	if (check_defs(&f, "f:perf_fprobe/foo_isra_0 foo.isra.0",

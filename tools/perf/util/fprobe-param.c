@@ -518,8 +518,8 @@ int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 		 */
 		return 0;
 	}
-	f->dwarf = fprobe_protos__find_func(probes->protos, f->name);
-	if (!f->dwarf && errno == ENOMEM) {
+	f->proto = fprobe_protos__find_func(probes->protos, f->name);
+	if (!f->proto && errno == ENOMEM) {
 		pr_err("out of memory reading the prototype of %s\n", f->name);
 		return -1;
 	}
@@ -527,7 +527,7 @@ int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 		return 0;
 	for (i = 0; i < probe->nr_params; i++)
 		f->param_idx[i] = -1;
-	if (!f->dwarf) {
+	if (!f->proto) {
 		struct fprobe_skipped_func *s;
 
 		if (multi)
@@ -546,24 +546,24 @@ int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 	}
 
 	for (i = 0; i < probe->nr_params; i++) {
-		int idx = fprobe_func__param_index(f->dwarf, probe->params[i]);
-		const struct fprobe_param *p = idx < 0 ? NULL : &f->dwarf->params[idx];
+		int idx = fprobe_func__param_index(f->proto, probe->params[i]);
+		const struct fprobe_param *p = idx < 0 ? NULL : &f->proto->params[idx];
 
 		if ((!p || p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS) && multi)
 			continue;
 		if (p && p->arg < 0) {
 			pr_err("'%s' of %s cannot be captured: %s (from %s)\n",
 			       p->name, f->name, p->no_arg,
-			       fprobe_protos__desc(probes->protos, f->dwarf, desc, sizeof(desc)));
+			       fprobe_protos__desc(probes->protos, f->proto, desc, sizeof(desc)));
 			return -1;
 		}
 		if (idx < 0) {
 			const char *cands[64];
-			int j, nr = min(f->dwarf->nr_params, 64);
+			int j, nr = min(f->proto->nr_params, 64);
 
 			pr_err("%s has no parameter '%s'\n", f->name, probe->params[i]);
 			for (j = 0; j < nr; j++)
-				cands[j] = f->dwarf->params[j].name;
+				cands[j] = f->proto->params[j].name;
 			fprobe__print_close_matches(probe->params[i], cands, nr,
 						    "its parameters");
 			return -1;
@@ -579,9 +579,9 @@ int fprobe_probes__resolve_params(struct fprobe_probes *probes,
 	}
 	for (i = 0; i < probe->nr_fetch; i++) {
 		/* a match without the parameter: said by fprobe_probes__check_params() */
-		if (multi && fprobe_func__param_index(f->dwarf, probe->fetch[i].param) < 0)
+		if (multi && fprobe_func__param_index(f->proto, probe->fetch[i].param) < 0)
 			continue;
-		if (fprobe_fetch__resolve(probes, f->dwarf, &probe->fetch[i],
+		if (fprobe_fetch__resolve(probes, f->proto, &probe->fetch[i],
 					  &f->fetch_args[i]) < 0)
 			return -1;
 	}

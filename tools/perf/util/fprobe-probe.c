@@ -959,7 +959,7 @@ static int fprobe_probes__drop_skipped(struct fprobe_probes *probes)
 		free(f->event);
 		for (int j = 0; j < FPROBE_CALL_MAX_FETCH; j++)
 			free(f->fetch_args[j]);
-		fprobe_func__delete(f->dwarf);
+		fprobe_func__delete(f->proto);
 	}
 	if (n == probes->nr_funcs)
 		return 0;
@@ -1261,7 +1261,7 @@ void fprobe_probes__exit(struct fprobe_probes *probes)
 			free(probes->funcs[i].fetch_args[j]);
 		free(probes->funcs[i].name);
 		free(probes->funcs[i].event);
-		fprobe_func__delete(probes->funcs[i].dwarf);
+		fprobe_func__delete(probes->funcs[i].proto);
 	}
 	zfree(&probes->funcs);
 	probes->nr_funcs = 0;

@@ -77,7 +77,7 @@ struct fprobe_target_func {
 	struct fprobe_probe	*probe;
 	int			glob_idx;	/* in probe->globs: what matched it */
 	enum fprobe_skip	skip;		/* set while preparing: not traced */
-	struct fprobe_func	*dwarf;		/* NULL: neither DWARF nor BTF */
+	struct fprobe_func	*proto;		/* NULL: neither DWARF nor BTF */
 	int			param_idx[FPROBE_CALL_MAX_ARGS];	/* -1: not had */
 	/* the fetch argument of each of probe->fetch (tracefs syntax), NULL: not had */
 	char			*fetch_args[FPROBE_CALL_MAX_FETCH];

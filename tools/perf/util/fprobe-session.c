@@ -61,7 +61,7 @@
 struct fprobe_pending {
 	struct fprobe_call	call;
 	u32			arg_mask;
-	struct fprobe_func	*dwarf;
+	struct fprobe_func	*proto;
 };
 
 /*
@@ -146,7 +146,7 @@ static int fprobe_call__dup_fetched(struct fprobe_call *c)
 struct fprobe_listed {
 	struct fprobe_call	call;
 	u32			arg_mask;
-	struct fprobe_func	*dwarf;
+	struct fprobe_func	*proto;
 	int			level;	/* in the report, 0: not kept there */
 };
 
@@ -165,7 +165,7 @@ struct fprobe_evinfo {
 	char			*fetch_names[FPROBE_CALL_MAX_FETCH];
 	const char		*fetch_types[FPROBE_CALL_MAX_FETCH];
 	/* and which arguments they are in the last function seen */
-	struct fprobe_func	*last_dwarf;
+	struct fprobe_func	*last_proto;
 	u32			last_mask;
 };
 
@@ -194,7 +194,7 @@ struct fprobe_session {
 };
 
 /* The prototype of a recorded function, looked up once */
-static struct fprobe_func *fprobe_session__func_dwarf(struct fprobe_session *fs,
+static struct fprobe_func *fprobe_session__func_proto(struct fprobe_session *fs,
 						      const char *name)
 {
 	struct fprobe_func *func = NULL;
@@ -408,7 +408,7 @@ static u32 fprobe_session__resolve_stack(struct fprobe_session *fs, struct evsel
  */
 static int fprobe_session__list_call(struct fprobe_session *fs,
 				     struct fprobe_call *call, u32 arg_mask,
-				     struct fprobe_func *dwarf)
+				     struct fprobe_func *proto)
 {
 	struct fprobe_listed *l;
 
@@ -437,7 +437,7 @@ static int fprobe_session__list_call(struct fprobe_session *fs,
 		return -ENOMEM;
 	call->cookie = ++fs->nr_listed;
 	l->arg_mask = arg_mask;
-	l->dwarf = dwarf;
+	l->proto = proto;
 	l->level = 0;
 	return 0;
 }
@@ -449,13 +449,13 @@ static int fprobe_session__list_call(struct fprobe_session *fs,
  * is one. A call with no exit has no return value: not an error.
  */
 static bool fprobe_session__wanted(struct fprobe_session *fs, const struct fprobe_call *call,
-				   const struct fprobe_func *dwarf)
+				   const struct fprobe_func *proto)
 {
 	bool complete = call->flags == (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT);
 
 	if (fs->opts.errors &&
 	    (!(call->flags & FPROBE_CALL_EXIT) ||
-	     !fprobe_type__is_error(dwarf ? &dwarf->ret : NULL, call->retval)))
+	     !fprobe_type__is_error(proto ? &proto->ret : NULL, call->retval)))
 		return false;
 	return !complete || call->duration >= fs->opts.ropts->min_latency;
 }
@@ -503,22 +503,22 @@ static int fprobe_session__out_of_calls(struct fprobe_session *fs, const struct 
 }
 
 static int fprobe_session__emit(struct fprobe_session *fs, struct fprobe_call *call,
-				u32 arg_mask, struct fprobe_func *dwarf)
+				u32 arg_mask, struct fprobe_func *proto)
 {
 	int err = fprobe_session__settle(fs, call);
 
 	if (err)
 		return err;
 	if (!fprobe_report_opts__selects(fs->opts.ropts, call) ||
-	    !fprobe_session__wanted(fs, call, dwarf))
+	    !fprobe_session__wanted(fs, call, proto))
 		return 0;
 	if (call->flags != (FPROBE_CALL_ENTRY | FPROBE_CALL_EXIT))
 		fs->stats.nr_incomplete++;
 	else
 		fs->stats.nr_calls++;
 	if (fs->opts.call)
-		return fs->opts.call(call, arg_mask, dwarf, fs->opts.call_arg);
-	if (fprobe_session__list_call(fs, call, arg_mask, dwarf) < 0)
+		return fs->opts.call(call, arg_mask, proto, fs->opts.call_arg);
+	if (fprobe_session__list_call(fs, call, arg_mask, proto) < 0)
 		return -ENOMEM;
 	return fprobe_report__add(fs->rep, call);
 }
@@ -545,7 +545,7 @@ static int fprobe_task__flush(struct fprobe_session *fs, struct fprobe_task *tas
 		struct fprobe_pending *p = &task->stack[--task->nr];
 
 		if (!err)
-			err = fprobe_session__emit(fs, &p->call, p->arg_mask, p->dwarf);
+			err = fprobe_session__emit(fs, &p->call, p->arg_mask, p->proto);
 		free(p->call.stack);
 		fprobe_call__free_fetched(&p->call);
 	}
@@ -642,24 +642,24 @@ static void fprobe_evinfo__delete(struct fprobe_evinfo *info)
 
 /*
  * Which of the arguments a PMU record of @info captured, for a call of the
- * function @dwarf describes, are shown: those of the parameters named, or
+ * function @proto describes, are shown: those of the parameters named, or
  * else those of any parameter (the event captures the same number of
  * arguments for every function of its glob: the registers that hold none
  * of this one's parameters, beyond them or the halves of a struct by
  * value, are not). Without DWARF or BTF, every argument captured.
  */
-static u32 fprobe_evinfo__arg_mask(struct fprobe_evinfo *info, struct fprobe_func *dwarf,
+static u32 fprobe_evinfo__arg_mask(struct fprobe_evinfo *info, struct fprobe_func *proto,
 				   u32 nargs)
 {
 	u32 mask = nargs ? (1U << nargs) - 1 : 0, had = 0;
 	int i, j;
 
-	if (!dwarf)
+	if (!proto)
 		return mask;
-	if (info && info->last_dwarf == dwarf)
+	if (info && info->last_proto == proto)
 		return mask & info->last_mask;
-	for (i = 0; i < dwarf->nr_params; i++) {
-		const struct fprobe_param *p = &dwarf->params[i];
+	for (i = 0; i < proto->nr_params; i++) {
+		const struct fprobe_param *p = &proto->params[i];
 
 		if (p->arg < 0 || p->arg >= FPROBE_CALL_MAX_ARGS)
 			continue;
@@ -671,7 +671,7 @@ static u32 fprobe_evinfo__arg_mask(struct fprobe_evinfo *info, struct fprobe_fun
 			had |= 1U << p->arg;
 	}
 	if (info) {
-		info->last_dwarf = dwarf;
+		info->last_proto = proto;
 		info->last_mask = had;
 	}
 	return mask & had;
@@ -799,7 +799,7 @@ static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct evsel *e
 				      struct perf_sample *sample, struct machine *machine)
 {
 	struct fprobe_call call;
-	struct fprobe_func *dwarf;
+	struct fprobe_func *proto;
 	int ret;
 
 	memset(&call, 0, sizeof(call));
@@ -825,9 +825,9 @@ static int fprobe_session__pmu_sample(struct fprobe_session *fs, struct evsel *e
 	}
 	call.nr_stack = fprobe_session__resolve_stack(fs, evsel, sample, machine, call.func);
 	call.stack = fs->stack_buf;
-	dwarf = fprobe_session__func_dwarf(fs, call.name);
-	ret = fprobe_session__emit(fs, &call, fprobe_evinfo__arg_mask(info, dwarf, call.nargs),
-				   dwarf);
+	proto = fprobe_session__func_proto(fs, call.name);
+	ret = fprobe_session__emit(fs, &call, fprobe_evinfo__arg_mask(info, proto, call.nargs),
+				   proto);
 	/*
 	 * A call that returned with no function graph frame below its own
 	 * (the PMU's depth, 0 then) was the outermost traced call of its
@@ -929,7 +929,7 @@ static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evs
 	p->call.pid = sample->pid;
 	p->call.tid = sample->tid;
 	p->call.cpu = sample->cpu;
-	p->dwarf = fprobe_session__func_dwarf(fs, p->call.name);
+	p->proto = fprobe_session__func_proto(fs, p->call.name);
 
 	for (i = 0; i < info->nr_fields; i++) {
 		struct tep_format_field *field = info->fields[i];
@@ -941,7 +941,7 @@ static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evs
 		 * path or a type fetched (PARAM->member, PARAM:string)
 		 */
 		if ((field->flags & TEP_FIELD_IS_STRING) ||
-		    (p->dwarf && fprobe_func__param_index(p->dwarf, field->name) < 0)) {
+		    (p->proto && fprobe_func__param_index(p->proto, field->name) < 0)) {
 			if (fprobe_session__tp_fetched(evsel, sample, field, &p->call) < 0) {
 				fprobe_call__free_fetched(&p->call);
 				return -ENOMEM;
@@ -951,11 +951,11 @@ static int fprobe_session__tp_entry(struct fprobe_session *fs, struct evsel *evs
 		if (idx >= FPROBE_CALL_MAX_ARGS)
 			continue;
 		val = evsel__intval(evsel, sample, info->field_names[i]);
-		if (p->dwarf) {
-			idx = fprobe_func__param_index(p->dwarf, info->field_names[i]);
+		if (p->proto) {
+			idx = fprobe_func__param_index(p->proto, info->field_names[i]);
 			if (idx < 0)
 				continue;
-			idx = p->dwarf->params[idx].arg;
+			idx = p->proto->params[idx].arg;
 			if (idx < 0 || idx >= FPROBE_CALL_MAX_ARGS)
 				continue;
 		}
@@ -1022,7 +1022,7 @@ static int fprobe_session__tp_exit(struct fprobe_session *fs, struct evsel *evse
 			return 0;
 		}
 		return fprobe_session__emit(fs, &call, 0,
-					    fprobe_session__func_dwarf(fs, call.name));
+					    fprobe_session__func_proto(fs, call.name));
 	}
 
 	/* the calls above it lost their exit */
@@ -1036,7 +1036,7 @@ static int fprobe_session__tp_exit(struct fprobe_session *fs, struct evsel *evse
 	call.retval = retval;
 	call.duration = sample->time - call.entry_time;
 	call.flags |= FPROBE_CALL_EXIT;
-	err = fprobe_session__emit(fs, &call, task->stack[i].arg_mask, task->stack[i].dwarf);
+	err = fprobe_session__emit(fs, &call, task->stack[i].arg_mask, task->stack[i].proto);
 	free(call.stack);
 	fprobe_call__free_fetched(&call);
 	/* no entry of the thread left open: it is out of every traced call */
@@ -1179,7 +1179,7 @@ void fprobe_session__print_calls(struct fprobe_session *fs, FILE *fp)
 
 		if (fs->opts.ropts->max_depth && !l->level && l->call.flags == both)
 			continue;
-		fprobe_call__fprintf(&l->call, l->arg_mask, l->dwarf, NULL, fp);
+		fprobe_call__fprintf(&l->call, l->arg_mask, l->proto, NULL, fp);
 	}
 }
 
@@ -1473,7 +1473,7 @@ int fprobe_script__fprintf(struct fprobe_script *sc, struct evsel *evsel,
 			call.nr_fetch = info->nr_fetch;
 		}
 	}
-	proto = fprobe_session__func_dwarf(sc->fs, call.name);
+	proto = fprobe_session__func_proto(sc->fs, call.name);
 	fprobe_call__fprintf_call(&call, fprobe_evinfo__arg_mask(info, proto, call.nargs), proto,
 				  false, fp);
 	if (fetch_err)

@@ -139,7 +139,7 @@ void fprobe_tracefs__event_defs(const struct fprobe_target_func *f, char *entry,
 
 		if (f->param_idx[j] < 0)
 			continue;
-		p = &f->dwarf->params[f->param_idx[j]];
+		p = &f->proto->params[f->param_idx[j]];
 		len += scnprintf(entry + len, size - len, " %s=$arg%d:%s", p->name,
 				 p->arg + 1, fprobe_type__fetch_type(&p->type));
 	}
@@ -150,9 +150,9 @@ void fprobe_tracefs__event_defs(const struct fprobe_target_func *f, char *entry,
 	len = scnprintf(exit, size, "f:%s/%s__return %s%%return", FPROBE_GROUP, f->event,
 			f->name);
 	*exit_len = len;
-	if (!f->dwarf || f->dwarf->ret.kind != FPROBE_TYPE_VOID)
+	if (!f->proto || f->proto->ret.kind != FPROBE_TYPE_VOID)
 		scnprintf(exit + len, size - len, " %s=$retval:%s", FPROBE_RETVAL,
-			  f->dwarf ? fprobe_type__fetch_type(&f->dwarf->ret) : "x64");
+			  f->proto ? fprobe_type__fetch_type(&f->proto->ret) : "x64");
 }
 
 /**
@@ -207,7 +207,7 @@ int fprobe_tracefs__add_events(struct fprobe_probes *probes,
 		f->added = true;
 
 		err = fprobe__write_dynevent(exit, false);
-		if (err && !f->dwarf) {
+		if (err && !f->proto) {
 			/* no prototype: the kernel's BTF may know that it returns void */
 			exit[exit_len] = '\0';
 			err = fprobe__write_dynevent(exit, false);
