@@ -959,8 +959,8 @@ static int fprobe__check_record_options(struct perf_fprobe *fprobe)
 		pr_err("report options go to perf fprobe report, or to perf fprobe without record\n");
 		return -1;
 	}
-	if (fprobe->live &&
-	    (fprobe->report_mask || fprobe->stdio || fprobe->output_path || fprobe->force_tracefs)) {
+	if (fprobe->live && (fprobe->report_mask || fprobe->stdio || fprobe->output_path ||
+			     fprobe->force_tracefs)) {
 		pr_err("perf fprobe trace prints the calls as they complete: it takes no -o, --tracefs or report output\n");
 		return -1;
 	}

@@ -153,8 +153,8 @@ static bool protos_agree(const struct fprobe_func *d, const struct fprobe_func *
 }
 
 struct protos_ctx {
-	struct fprobe_types	*dwarf;
-	struct fprobe_types	*btf;
+	struct fprobe_reader	*dwarf;
+	struct fprobe_reader	*btf;
 	struct protos_stats	st;
 };
 
@@ -163,11 +163,11 @@ static int protos_check_func(const char *name, void *arg)
 	struct protos_ctx *ctx = arg;
 	struct fprobe_func *d, *b;
 
-	b = fprobe_types__find_func(ctx->btf, name);
+	b = fprobe_reader__find_func(ctx->btf, name);
 	if (!b)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	/* NULL for a name of several functions, or one DWARF lacks */
-	d = fprobe_types__find_func(ctx->dwarf, name);
+	d = fprobe_reader__find_func(ctx->dwarf, name);
 	if (!d && errno == ENOMEM) {
 		fprobe_func__delete(b);
 		return -ENOMEM;
@@ -208,8 +208,8 @@ static int test__fprobe_protos_agree(struct test_suite *test __maybe_unused,
 	      ctx.st.located >= 1000 && !ctx.st.misplaced &&
 	      !ctx.st.differ && ctx.st.other * 100 < ctx.st.funcs ? TEST_OK : TEST_FAIL;
 out:
-	fprobe_types__delete(ctx.dwarf);
-	fprobe_types__delete(ctx.btf);
+	fprobe_reader__delete(ctx.dwarf);
+	fprobe_reader__delete(ctx.btf);
 	return ret;
 }
 

@@ -44,7 +44,7 @@
 #endif
 
 struct fprobe_btf {
-	struct fprobe_types types;
+	struct fprobe_reader reader;
 	struct btf	*btf;
 	unsigned int	machine;	/* whose calling convention applies */
 	struct btf_dump	*dump;
@@ -142,34 +142,34 @@ static unsigned int fprobe_btf__machine(const char *path)
 	return machine != EM_NONE ? machine : FPROBE_BTF_MACHINE;
 }
 
-static const struct fprobe_types_ops fprobe_btf_ops;
+static const struct fprobe_reader_ops fprobe_btf_ops;
 
-static struct fprobe_btf *fb_of(struct fprobe_types *types)
+static struct fprobe_btf *to_fprobe_btf(struct fprobe_reader *reader)
 {
-	return container_of(types, struct fprobe_btf, types);
+	return container_of(reader, struct fprobe_btf, reader);
 }
 
-static void fprobe_btf__delete(struct fprobe_types *types)
+static void fprobe_btf__delete(struct fprobe_reader *reader)
 {
-	struct fprobe_btf *fb = fb_of(types);
+	struct fprobe_btf *fb = to_fprobe_btf(reader);
 
 	hashmap__free(fb->funcs);
 	btf_dump__free(fb->dump);
 	btf__free(fb->btf);
 	free(fb->decl);
-	free(fb->types.path);
+	free(fb->reader.path);
 	free(fb);
 }
 
-struct fprobe_types *fprobe_btf__new(const char *path)
+struct fprobe_reader *fprobe_btf__new(const char *path)
 {
 	struct fprobe_btf *fb = zalloc(sizeof(*fb));
 	int err;
 
 	if (!fb)
 		return NULL;
-	fb->types.ops = &fprobe_btf_ops;
-	fb->types.source = "BTF";
+	fb->reader.ops = &fprobe_btf_ops;
+	fb->reader.source = "BTF";
 	fb->btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
 	err = libbpf_get_error(fb->btf);
 	if (err) {
@@ -177,8 +177,8 @@ struct fprobe_types *fprobe_btf__new(const char *path)
 		goto out_err;
 	}
 	fb->machine = fprobe_btf__machine(path);
-	fb->types.path = strdup(path ?: FPROBE_BTF_SYSFS);
-	if (!fb->types.path) {
+	fb->reader.path = strdup(path ?: FPROBE_BTF_SYSFS);
+	if (!fb->reader.path) {
 		err = -ENOMEM;
 		goto out_err;
 	}
@@ -191,10 +191,10 @@ struct fprobe_types *fprobe_btf__new(const char *path)
 	err = fprobe_btf__index(fb);
 	if (err)
 		goto out_err;
-	return &fb->types;
+	return &fb->reader;
 
 out_err:
-	fprobe_btf__delete(&fb->types);
+	fprobe_btf__delete(&fb->reader);
 	errno = err < 0 ? -err : err;
 	return NULL;
 }
@@ -314,9 +314,9 @@ static const struct btf_type *fprobe_btf__real(const struct btf *btf, u32 id)
 	return t && btf_kind(t) != BTF_KIND_UNKN ? t : NULL;
 }
 
-static int fprobe_btf__tnode(struct fprobe_types *types, u64 id, struct fprobe_tnode *tn)
+static int fprobe_btf__tnode(struct fprobe_reader *reader, u64 id, struct fprobe_tnode *tn)
 {
-	struct fprobe_btf *fb = fb_of(types);
+	struct fprobe_btf *fb = to_fprobe_btf(reader);
 	const struct btf_type *t, *tt;
 	u32 target;
 
@@ -364,9 +364,9 @@ static int fprobe_btf__tnode(struct fprobe_types *types, u64 id, struct fprobe_t
 	return 0;
 }
 
-static int fprobe_btf__type_of(struct fprobe_types *types, u64 id, struct fprobe_type *type)
+static int fprobe_btf__type_of(struct fprobe_reader *reader, u64 id, struct fprobe_type *type)
 {
-	return fprobe_btf__type(fb_of(types), id, type);
+	return fprobe_btf__type(to_fprobe_btf(reader), id, type);
 }
 
 /*
@@ -430,10 +430,10 @@ static int fprobe_btf__find_cb(struct fprobe_btf *fb __maybe_unused, const char 
 	return 1;
 }
 
-static int fprobe_btf__member(struct fprobe_types *types, u64 id, const char *name,
+static int fprobe_btf__member(struct fprobe_reader *reader, u64 id, const char *name,
 			      u64 *offset, struct fprobe_type *type)
 {
-	struct fprobe_btf *fb = fb_of(types);
+	struct fprobe_btf *fb = to_fprobe_btf(reader);
 	const struct btf_type *t = id ? fprobe_btf__real(fb->btf, id) : NULL;
 	struct fprobe_btf_find bf = { .name = name };
 
@@ -466,10 +466,10 @@ static int fprobe_btf__list_cb(struct fprobe_btf *fb, const char *name, u64 offs
 	return ret;
 }
 
-static int fprobe_btf__members(struct fprobe_types *types, u64 id,
+static int fprobe_btf__members(struct fprobe_reader *reader, u64 id,
 			       fprobe_member_fn fn, void *arg)
 {
-	struct fprobe_btf *fb = fb_of(types);
+	struct fprobe_btf *fb = to_fprobe_btf(reader);
 	const struct btf_type *t = id ? fprobe_btf__real(fb->btf, id) : NULL;
 	struct fprobe_btf_list bl = { .fn = fn, .arg = arg };
 
@@ -478,9 +478,9 @@ static int fprobe_btf__members(struct fprobe_types *types, u64 id,
 	return fprobe_btf__walk_members(fb, t, 0, fprobe_btf__list_cb, &bl, 0);
 }
 
-static struct fprobe_func *fprobe_btf__find_func(struct fprobe_types *types, const char *name)
+static struct fprobe_func *fprobe_btf__find_func(struct fprobe_reader *reader, const char *name)
 {
-	struct fprobe_btf *fb = fb_of(types);
+	struct fprobe_btf *fb = to_fprobe_btf(reader);
 	const struct btf_type *t, *proto;
 	const struct btf_param *bp;
 	struct fprobe_func *func;
@@ -545,14 +545,16 @@ out_nomem:
 	return NULL;
 }
 
-int fprobe_btf__walk_funcs(struct fprobe_types *btf,
+int fprobe_btf__walk_funcs(struct fprobe_reader *btf,
 			   int (*fn)(const char *name, void *arg), void *arg)
 {
-	struct fprobe_btf *fb = fb_of(btf);
+	struct fprobe_btf *fb = to_fprobe_btf(btf);
 	struct hashmap_entry *cur;
 	size_t bkt;
 	int ret;
 
+	if (btf->ops != &fprobe_btf_ops)
+		return -EINVAL;
 	hashmap__for_each_entry(fb->funcs, cur, bkt) {
 		if (cur->value < 0)
 			continue;
@@ -563,7 +565,7 @@ int fprobe_btf__walk_funcs(struct fprobe_types *btf,
 	return 0;
 }
 
-static const struct fprobe_types_ops fprobe_btf_ops = {
+static const struct fprobe_reader_ops fprobe_btf_ops = {
 	.delete		= fprobe_btf__delete,
 	.find_func	= fprobe_btf__find_func,
 	.tnode		= fprobe_btf__tnode,
@@ -574,13 +576,13 @@ static const struct fprobe_types_ops fprobe_btf_ops = {
 
 #else /* HAVE_LIBBPF_SUPPORT */
 
-struct fprobe_types *fprobe_btf__new(const char *path __maybe_unused)
+struct fprobe_reader *fprobe_btf__new(const char *path __maybe_unused)
 {
 	errno = ENOTSUP;
 	return NULL;
 }
 
-int fprobe_btf__walk_funcs(struct fprobe_types *btf __maybe_unused,
+int fprobe_btf__walk_funcs(struct fprobe_reader *btf __maybe_unused,
 			   int (*fn)(const char *name, void *arg) __maybe_unused,
 			   void *arg __maybe_unused)
 {

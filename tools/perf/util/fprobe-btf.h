@@ -14,13 +14,13 @@
  * are placed in the argument registers by the calling convention of the
  * machine perf runs on.
  */
-struct fprobe_types *fprobe_btf__new(const char *path);
+struct fprobe_reader *fprobe_btf__new(const char *path);
 /*
  * @fn on the name of each function of the BTF @btf that has one
  * prototype, in no particular order; a non-zero return of @fn stops the
- * walk and is returned.
+ * walk and is returned. -EINVAL if @btf is not a BTF reader.
  */
-int fprobe_btf__walk_funcs(struct fprobe_types *btf,
+int fprobe_btf__walk_funcs(struct fprobe_reader *btf,
 			   int (*fn)(const char *name, void *arg), void *arg);
 
 #endif /* __PERF_FPROBE_BTF_H */

@@ -46,14 +46,6 @@
 #include "hashmap.h"
 #endif
 
-#ifdef HAVE_DWARF_SUPPORT
-struct fprobe_dwarf {
-	struct fprobe_types	types;
-	struct debuginfo	*dinfo;
-	unsigned int		machine;	/* ELF e_machine of vmlinux */
-	struct hashmap		*syms;		/* function name -> address */
-};
-
 const char *fprobe_dwarf__default_vmlinux(void)
 {
 	static const char * const fmts[] = {
@@ -79,6 +71,14 @@ const char *fprobe_dwarf__default_vmlinux(void)
 	return NULL;
 }
 
+#ifdef HAVE_DWARF_SUPPORT
+struct fprobe_dwarf {
+	struct fprobe_reader	reader;
+	struct debuginfo	*dinfo;
+	unsigned int		machine;	/* ELF e_machine of vmlinux */
+	struct hashmap		*syms;		/* function name -> address */
+};
+
 static unsigned int fprobe_dwarf__machine(struct debuginfo *dinfo)
 {
 	Dwarf_Addr bias;
@@ -90,24 +90,24 @@ static unsigned int fprobe_dwarf__machine(struct debuginfo *dinfo)
 	return ehdr.e_machine;
 }
 
-static const struct fprobe_types_ops fprobe_dwarf_ops;
+static const struct fprobe_reader_ops fprobe_dwarf_ops;
 
-static struct fprobe_dwarf *fd_of(struct fprobe_types *types)
+static struct fprobe_dwarf *to_fprobe_dwarf(struct fprobe_reader *reader)
 {
-	return container_of(types, struct fprobe_dwarf, types);
+	return container_of(reader, struct fprobe_dwarf, reader);
 }
 
-static void fprobe_dwarf__delete(struct fprobe_types *types)
+static void fprobe_dwarf__delete(struct fprobe_reader *reader)
 {
-	struct fprobe_dwarf *fd = fd_of(types);
+	struct fprobe_dwarf *fd = to_fprobe_dwarf(reader);
 
 	hashmap__free(fd->syms);
 	debuginfo__delete(fd->dinfo);
-	free(fd->types.path);
+	free(fd->reader.path);
 	free(fd);
 }
 
-struct fprobe_types *fprobe_dwarf__new(const char *vmlinux)
+struct fprobe_reader *fprobe_dwarf__new(const char *vmlinux)
 {
 	struct fprobe_dwarf *fd;
 
@@ -121,17 +121,17 @@ struct fprobe_types *fprobe_dwarf__new(const char *vmlinux)
 	fd = zalloc(sizeof(*fd));
 	if (!fd)
 		return NULL;
-	fd->types.ops = &fprobe_dwarf_ops;
-	fd->types.source = "DWARF";
-	fd->types.path = strdup(vmlinux);
+	fd->reader.ops = &fprobe_dwarf_ops;
+	fd->reader.source = "DWARF";
+	fd->reader.path = strdup(vmlinux);
 	fd->dinfo = debuginfo__new(vmlinux);
-	if (!fd->types.path || !fd->dinfo) {
-		fprobe_dwarf__delete(&fd->types);
+	if (!fd->reader.path || !fd->dinfo) {
+		fprobe_dwarf__delete(&fd->reader);
 		errno = ENODATA;
 		return NULL;
 	}
 	fd->machine = fprobe_dwarf__machine(fd->dinfo);
-	return &fd->types;
+	return &fd->reader;
 }
 
 static size_t fd_name_hash(long key, void *ctx __maybe_unused)
@@ -344,9 +344,9 @@ static Dwarf_Die *fprobe_dwarf__type_die(struct fprobe_dwarf *fd, u64 id, Dwarf_
 	return mem;
 }
 
-static int fprobe_dwarf__tnode(struct fprobe_types *types, u64 id, struct fprobe_tnode *tn)
+static int fprobe_dwarf__tnode(struct fprobe_reader *reader, u64 id, struct fprobe_tnode *tn)
 {
-	struct fprobe_dwarf *fd = fd_of(types);
+	struct fprobe_dwarf *fd = to_fprobe_dwarf(reader);
 	Dwarf_Die die, rdie, tdie;
 	Dwarf_Word count;
 	Dwarf_Attribute attr;
@@ -412,11 +412,12 @@ static int fprobe_dwarf__tnode(struct fprobe_types *types, u64 id, struct fprobe
 	return 0;
 }
 
-static int fprobe_dwarf__type(struct fprobe_types *types, u64 id, struct fprobe_type *type)
+static int fprobe_dwarf__type(struct fprobe_reader *reader, u64 id, struct fprobe_type *type)
 {
+	struct fprobe_dwarf *fd = to_fprobe_dwarf(reader);
 	Dwarf_Die die;
 
-	return fprobe_type__init_type(type, fprobe_dwarf__type_die(fd_of(types), id, &die));
+	return fprobe_type__init_type(type, fprobe_dwarf__type_die(fd, id, &die));
 }
 
 struct fprobe_member_walk {
@@ -481,10 +482,10 @@ static int fprobe_member__find_cb(const char *name, u64 offset, Dwarf_Die *mdie,
 	return 1;
 }
 
-static int fprobe_dwarf__member(struct fprobe_types *types, u64 id, const char *name,
+static int fprobe_dwarf__member(struct fprobe_reader *reader, u64 id, const char *name,
 				u64 *offset, struct fprobe_type *type)
 {
-	struct fprobe_dwarf *fd = fd_of(types);
+	struct fprobe_dwarf *fd = to_fprobe_dwarf(reader);
 	struct fprobe_member_find mf = { .name = name };
 	struct fprobe_member_walk w = { .fn = fprobe_member__find_cb, .arg = &mf };
 	Dwarf_Attribute attr;
@@ -518,10 +519,10 @@ static int fprobe_member__list_cb(const char *name, u64 offset, Dwarf_Die *mdie,
 	return ret;
 }
 
-static int fprobe_dwarf__members(struct fprobe_types *types, u64 id,
+static int fprobe_dwarf__members(struct fprobe_reader *reader, u64 id,
 				 fprobe_member_fn fn, void *arg)
 {
-	struct fprobe_dwarf *fd = fd_of(types);
+	struct fprobe_dwarf *fd = to_fprobe_dwarf(reader);
 	struct fprobe_member_list ml = { .fn = fn, .arg = arg };
 	struct fprobe_member_walk w = { .fn = fprobe_member__list_cb, .arg = &ml };
 	Dwarf_Die die, rdie;
@@ -669,10 +670,10 @@ static int fprobe_func__add_param(struct fprobe_func *func, Dwarf_Die *die,
 	return 0;
 }
 
-static struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_types *types,
+static struct fprobe_func *fprobe_dwarf__find_func(struct fprobe_reader *reader,
 						   const char *name)
 {
-	struct fprobe_dwarf *fd = fd_of(types);
+	struct fprobe_dwarf *fd = to_fprobe_dwarf(reader);
 	Dwarf_Die cu_die, sp_die, child;
 	Dwarf_Attribute attr;
 	Dwarf_Word cc = DW_CC_normal;
@@ -737,14 +738,16 @@ out_nomem:
  * compile units that inline it, with DW_AT_inline. The top of each unit
  * is walked (not the bodies), until every name is found.
  */
-int fprobe_dwarf__find_inlined(struct fprobe_types *dwarf, struct strlist *names,
+int fprobe_dwarf__find_inlined(struct fprobe_reader *dwarf, struct strlist *names,
 			       struct strlist *inlined)
 {
-	struct fprobe_dwarf *fd = fd_of(dwarf);
+	struct fprobe_dwarf *fd = to_fprobe_dwarf(dwarf);
 	unsigned int left = strlist__nr_entries(names);
 	Dwarf_Off off = 0, next;
 	size_t hdr_size;
 
+	if (dwarf->ops != &fprobe_dwarf_ops)
+		return -EINVAL;
 	while (left && !dwarf_nextcu(fd->dinfo->dbg, off, &next, &hdr_size,
 				     NULL, NULL, NULL)) {
 		Dwarf_Die cu_die, die;
@@ -772,7 +775,7 @@ int fprobe_dwarf__find_inlined(struct fprobe_types *dwarf, struct strlist *names
 	return 0;
 }
 
-static const struct fprobe_types_ops fprobe_dwarf_ops = {
+static const struct fprobe_reader_ops fprobe_dwarf_ops = {
 	.delete		= fprobe_dwarf__delete,
 	.find_func	= fprobe_dwarf__find_func,
 	.tnode		= fprobe_dwarf__tnode,
@@ -783,13 +786,13 @@ static const struct fprobe_types_ops fprobe_dwarf_ops = {
 
 #else /* HAVE_DWARF_SUPPORT */
 
-struct fprobe_types *fprobe_dwarf__new(const char *vmlinux __maybe_unused)
+struct fprobe_reader *fprobe_dwarf__new(const char *vmlinux __maybe_unused)
 {
 	errno = ENOTSUP;
 	return NULL;
 }
 
-int fprobe_dwarf__find_inlined(struct fprobe_types *dwarf __maybe_unused,
+int fprobe_dwarf__find_inlined(struct fprobe_reader *dwarf __maybe_unused,
 			       struct strlist *names __maybe_unused,
 			       struct strlist *inlined __maybe_unused)
 {

@@ -87,7 +87,7 @@ struct fprobe_tnode {
 	bool			is_char;	/* POINTER, ARRAY: to a one-byte integer */
 };
 
-struct fprobe_types;
+struct fprobe_reader;
 struct strlist;
 
 /* A walk of the members of a struct: a non-zero return stops it */
@@ -99,68 +99,68 @@ typedef int (*fprobe_member_fn)(const char *name, u64 offset,
  * DWARF of vmlinux (fprobe_dwarf__new()) or BTF (fprobe_btf__new()), one
  * interface for both. Type ids are those of struct fprobe_type.
  */
-struct fprobe_types_ops {
-	void (*delete)(struct fprobe_types *types);
+struct fprobe_reader_ops {
+	void (*delete)(struct fprobe_reader *reader);
 	/*
 	 * The function named @name, NULL with errno ENOENT if there is
 	 * none, ENOTUNIQ if there are several of that name (which one a call
 	 * is, the name does not say), ENODATA if the DWARF lacks it
 	 */
-	struct fprobe_func *(*find_func)(struct fprobe_types *types, const char *name);
+	struct fprobe_func *(*find_func)(struct fprobe_reader *reader, const char *name);
 	/*
 	 * Member paths: what a type is, the type of an id, the member @name
 	 * of a struct or union (those of its anonymous members included)
 	 * with its offset (-ENOENT: none, -EOPNOTSUPP: a bit field), and each
 	 * member with @fn
 	 */
-	int (*tnode)(struct fprobe_types *types, u64 id, struct fprobe_tnode *tn);
-	int (*type)(struct fprobe_types *types, u64 id, struct fprobe_type *type);
-	int (*member)(struct fprobe_types *types, u64 id, const char *name,
+	int (*tnode)(struct fprobe_reader *reader, u64 id, struct fprobe_tnode *tn);
+	int (*type)(struct fprobe_reader *reader, u64 id, struct fprobe_type *type);
+	int (*member)(struct fprobe_reader *reader, u64 id, const char *name,
 		      u64 *offset, struct fprobe_type *type);
-	int (*members)(struct fprobe_types *types, u64 id, fprobe_member_fn fn, void *arg);
+	int (*members)(struct fprobe_reader *reader, u64 id, fprobe_member_fn fn, void *arg);
 };
 
 /* What every reader starts with */
-struct fprobe_types {
-	const struct fprobe_types_ops	*ops;
+struct fprobe_reader {
+	const struct fprobe_reader_ops	*ops;
 	const char			*source;	/* "DWARF" or "BTF" */
 	char				*path;		/* of the file read */
 };
 
-static inline void fprobe_types__delete(struct fprobe_types *types)
+static inline void fprobe_reader__delete(struct fprobe_reader *reader)
 {
-	if (types)
-		types->ops->delete(types);
+	if (reader)
+		reader->ops->delete(reader);
 }
 
-static inline struct fprobe_func *fprobe_types__find_func(struct fprobe_types *types,
-							  const char *name)
+static inline struct fprobe_func *fprobe_reader__find_func(struct fprobe_reader *reader,
+							   const char *name)
 {
-	return types->ops->find_func(types, name);
+	return reader->ops->find_func(reader, name);
 }
 
-static inline int fprobe_types__tnode(struct fprobe_types *types, u64 id,
-				      struct fprobe_tnode *tn)
+static inline int fprobe_reader__tnode(struct fprobe_reader *reader, u64 id,
+				       struct fprobe_tnode *tn)
 {
-	return types->ops->tnode(types, id, tn);
+	return reader->ops->tnode(reader, id, tn);
 }
 
-static inline int fprobe_types__type(struct fprobe_types *types, u64 id,
-				     struct fprobe_type *type)
+static inline int fprobe_reader__type(struct fprobe_reader *reader, u64 id,
+				      struct fprobe_type *type)
 {
-	return types->ops->type(types, id, type);
+	return reader->ops->type(reader, id, type);
 }
 
-static inline int fprobe_types__member(struct fprobe_types *types, u64 id, const char *name,
-				       u64 *offset, struct fprobe_type *type)
+static inline int fprobe_reader__member(struct fprobe_reader *reader, u64 id, const char *name,
+					u64 *offset, struct fprobe_type *type)
 {
-	return types->ops->member(types, id, name, offset, type);
+	return reader->ops->member(reader, id, name, offset, type);
 }
 
-static inline int fprobe_types__members(struct fprobe_types *types, u64 id,
-					fprobe_member_fn fn, void *arg)
+static inline int fprobe_reader__members(struct fprobe_reader *reader, u64 id,
+					 fprobe_member_fn fn, void *arg)
 {
-	return types->ops->members(types, id, fn, arg);
+	return reader->ops->members(reader, id, fn, arg);
 }
 
 /*
@@ -168,12 +168,13 @@ static inline int fprobe_types__members(struct fprobe_types *types, u64 id,
  * ENOENT if there is no such file, ENODATA if it has no DWARF, ENOTSUP
  * when perf was built without libdw.
  */
-struct fprobe_types *fprobe_dwarf__new(const char *vmlinux);
+struct fprobe_reader *fprobe_dwarf__new(const char *vmlinux);
 /*
  * Add to @inlined those of @names (names of no function symbol) that the
- * DWARF @dwarf has as functions inlined everywhere: 0, -ENOMEM, -ENOTSUP
+ * DWARF @dwarf has as functions inlined everywhere: 0, -ENOMEM, -ENOTSUP,
+ * -EINVAL if @dwarf is not a DWARF reader
  */
-int fprobe_dwarf__find_inlined(struct fprobe_types *dwarf, struct strlist *names,
+int fprobe_dwarf__find_inlined(struct fprobe_reader *dwarf, struct strlist *names,
 			       struct strlist *inlined);
 /* Path of the vmlinux of the running kernel, or NULL */
 const char *fprobe_dwarf__default_vmlinux(void);

@@ -32,7 +32,7 @@
  * (/sys/kernel/btf/vmlinux, what distribution kernels ship); with --btf,
  * BTF only (that of -k's vmlinux when given). One source for the whole run.
  */
-struct fprobe_types *fprobe_protos__dwarf(struct fprobe_protos *protos)
+struct fprobe_reader *fprobe_protos__dwarf(struct fprobe_protos *protos)
 {
 	if (!protos->dwarf_tried && !protos->use_btf) {
 		protos->dwarf_tried = true;
@@ -44,7 +44,7 @@ struct fprobe_types *fprobe_protos__dwarf(struct fprobe_protos *protos)
 	return protos->dwarf;
 }
 
-static struct fprobe_types *fprobe_protos__btf(struct fprobe_protos *protos)
+static struct fprobe_reader *fprobe_protos__btf(struct fprobe_protos *protos)
 {
 	if (!protos->btf_tried) {
 		protos->btf_tried = true;
@@ -93,18 +93,18 @@ const char *fprobe_protos__desc(struct fprobe_protos *protos,
 
 /*
  * The prototype of @name from DWARF or BTF; NULL with errno ENOENT: unknown,
- * ENOTUNIQ: BTF has several of the name (see fprobe_btf__new())
+ * ENOTUNIQ: several of the name (see struct fprobe_reader_ops)
  */
 struct fprobe_func *fprobe_protos__find_func(struct fprobe_protos *protos,
 					     const char *name)
 {
-	struct fprobe_types *dwarf = fprobe_protos__dwarf(protos);
-	struct fprobe_types *btf;
+	struct fprobe_reader *dwarf = fprobe_protos__dwarf(protos);
+	struct fprobe_reader *btf;
 	struct fprobe_func *func;
 
 	protos->notuniq_btf = false;
 	if (dwarf) {
-		func = fprobe_types__find_func(dwarf, name);
+		func = fprobe_reader__find_func(dwarf, name);
 		/*
 		 * The running kernel's DWARF may lack a function its BTF has
 		 * (one whose DIE is not found by address): not a -k vmlinux's.
@@ -114,7 +114,7 @@ struct fprobe_func *fprobe_protos__find_func(struct fprobe_protos *protos,
 	}
 	btf = protos->use_btf || !protos->vmlinux ? fprobe_protos__btf(protos) : NULL;
 	if (btf) {
-		func = fprobe_types__find_func(btf, name);
+		func = fprobe_reader__find_func(btf, name);
 		protos->notuniq_btf = !func && errno == ENOTUNIQ;
 		return func;
 	}
@@ -147,8 +147,8 @@ void fprobe_protos__say_notuniq(struct fprobe_protos *protos, const char *name)
 }
 
 /* -V: print the prototype of @name, and where each parameter is at the entry */
-static struct fprobe_types *fprobe_protos__types(struct fprobe_protos *protos,
-						 const struct fprobe_func *func);
+static struct fprobe_reader *fprobe_protos__reader(struct fprobe_protos *protos,
+						   const struct fprobe_func *func);
 
 static int fprobe__print_member(const char *name, u64 offset, const struct fprobe_type *type,
 				void *arg __maybe_unused)
@@ -162,15 +162,15 @@ static void fprobe_probes__show_members(struct fprobe_probes *probes,
 					const struct fprobe_func *func,
 					const struct fprobe_param *p)
 {
-	struct fprobe_types *types = fprobe_protos__types(probes->protos, func);
+	struct fprobe_reader *reader = fprobe_protos__reader(probes->protos, func);
 	struct fprobe_tnode tn, st;
 
-	if (!p->type.id || fprobe_types__tnode(types, p->type.id, &tn) < 0 ||
+	if (!p->type.id || fprobe_reader__tnode(reader, p->type.id, &tn) < 0 ||
 	    tn.kind != FPROBE_TNODE_POINTER || !tn.target ||
-	    fprobe_types__tnode(types, tn.target, &st) < 0 ||
+	    fprobe_reader__tnode(reader, tn.target, &st) < 0 ||
 	    st.kind != FPROBE_TNODE_STRUCT)
 		return;
-	fprobe_types__members(types, tn.target, fprobe__print_member, NULL);
+	fprobe_reader__members(reader, tn.target, fprobe__print_member, NULL);
 }
 
 int fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name)
@@ -221,14 +221,15 @@ int fprobe_probes__show_vars(struct fprobe_probes *probes, const char *name)
 }
 
 /* The reader @func was read from, for its member paths */
-static struct fprobe_types *fprobe_protos__types(struct fprobe_protos *protos,
-						 const struct fprobe_func *func)
+static struct fprobe_reader *fprobe_protos__reader(struct fprobe_protos *protos,
+						   const struct fprobe_func *func)
 {
 	return !strcmp(func->source, "BTF") ? protos->btf : protos->dwarf;
 }
 
+/* Where a fetch argument's path has got to, in fprobe_fetch__resolve() */
 struct fprobe_fetch_walk {
-	struct fprobe_types		*types;	/* func's reader */
+	struct fprobe_reader		*reader;	/* func's */
 	const struct fprobe_func	*func;
 	const struct fprobe_fetch	*ft;
 	const struct fprobe_param	*p;
@@ -362,7 +363,7 @@ static int fprobe_fetch_walk__step(struct fprobe_fetch_walk *w,
 	struct fprobe_tnode tn;
 	int ret;
 
-	if (fprobe_types__tnode(w->types, w->cur.id, &tn) < 0)
+	if (fprobe_reader__tnode(w->reader, w->cur.id, &tn) < 0)
 		return -ENOENT;
 	ret = fprobe_fetch_walk__check(w, field, &tn);
 	if (ret < 0)
@@ -370,20 +371,20 @@ static int fprobe_fetch_walk__step(struct fprobe_fetch_walk *w,
 
 	if (field->name[0] == '[') {
 		w->off += field->index * tn.target_size;
-		ret = fprobe_types__type(w->types, tn.target, &next);
+		ret = fprobe_reader__type(w->reader, tn.target, &next);
 	} else {
 		u64 moff;
 		u64 sid = tn.kind == FPROBE_TNODE_POINTER ? tn.target : w->cur.id;
 		struct fprobe_tnode st;
 
 		if (tn.kind == FPROBE_TNODE_POINTER &&
-		    (fprobe_types__tnode(w->types, sid, &st) < 0 ||
+		    (fprobe_reader__tnode(w->reader, sid, &st) < 0 ||
 		     st.kind != FPROBE_TNODE_STRUCT)) {
 			pr_err("'%s' in '%s' does not point to a struct or union: no '->%s' of it\n",
 			       w->what, ft->spec, field->name);
 			return -EINVAL;
 		}
-		ret = fprobe_types__member(w->types, sid, field->name, &moff, &next);
+		ret = fprobe_reader__member(w->reader, sid, field->name, &moff, &next);
 		if (ret == -ENOENT) {
 			pr_err("'%s' in '%s' has no member '%s' (-V %s lists its members)\n",
 			       w->what, ft->spec, field->name, func->name);
@@ -416,7 +417,7 @@ static int fprobe_fetch_walk__text(struct fprobe_fetch_walk *w, char **text)
 	struct fprobe_tnode tn;
 	const char *type = ft->type;
 
-	if (fprobe_types__tnode(w->types, w->cur.id, &tn) < 0)
+	if (fprobe_reader__tnode(w->reader, w->cur.id, &tn) < 0)
 		return -ENOENT;
 	if (type && fprobe_fetch_type__is_string(type)) {
 		if (!tn.is_char || (tn.kind == FPROBE_TNODE_ARRAY && !w->mem)) {
@@ -463,7 +464,7 @@ static int fprobe_fetch__resolve(struct fprobe_probes *probes, const struct fpro
 				 const struct fprobe_fetch *ft, char **text)
 {
 	struct fprobe_fetch_walk w = {
-		.types	= fprobe_protos__types(probes->protos, func),
+		.reader	= fprobe_protos__reader(probes->protos, func),
 		.func	= func,
 		.ft	= ft,
 	};
@@ -691,8 +692,8 @@ out_nomem:
 
 void fprobe_protos__exit(struct fprobe_protos *protos)
 {
-	fprobe_types__delete(protos->dwarf);
-	fprobe_types__delete(protos->btf);
+	fprobe_reader__delete(protos->dwarf);
+	fprobe_reader__delete(protos->btf);
 	protos->dwarf = NULL;
 	protos->btf = NULL;
 }

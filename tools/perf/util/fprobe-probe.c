@@ -812,7 +812,7 @@ static int fprobe_probes__classify(struct fprobe_probes *probes)
 		.found = strlist__new(NULL, NULL),
 	};
 	struct strlist *inlined = NULL;
-	struct fprobe_types *dwarf;
+	struct fprobe_reader *dwarf;
 	int i, err = -1;
 
 	if (!ks.names || !ks.found)

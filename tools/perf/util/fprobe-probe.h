@@ -10,7 +10,7 @@
 
 #include "fprobe-call.h"
 
-struct fprobe_types;
+struct fprobe_reader;
 struct fprobe_func;
 struct hashmap;
 struct perf_probe_arg_field;
@@ -104,9 +104,9 @@ struct fprobe_skipped_func {
 struct fprobe_protos {
 	const char		*vmlinux;	/* -k */
 	bool			use_btf;	/* --btf */
-	struct fprobe_types	*dwarf;
+	struct fprobe_reader	*dwarf;
 	bool			dwarf_tried;
-	struct fprobe_types	*btf;
+	struct fprobe_reader	*btf;
 	bool			btf_tried;
 	bool			notuniq_btf;	/* the last ENOTUNIQ was BTF's */
 };
@@ -180,7 +180,7 @@ size_t fprobe__str_hash(long key, void *ctx);
 bool fprobe__str_equal(long a, long b, void *ctx);
 
 /* In util/fprobe-param.c, for util/fprobe-probe.c */
-struct fprobe_types *fprobe_protos__dwarf(struct fprobe_protos *protos);
+struct fprobe_reader *fprobe_protos__dwarf(struct fprobe_protos *protos);
 const char *fprobe_protos__notuniq(struct fprobe_protos *protos, bool btf,
 				   char *buf, size_t size);
 int fprobe_probes__resolve_params(struct fprobe_probes *probes,
