@@ -1,5 +1,6 @@
 #!/bin/bash
 # check-debug: yes
+# after: bpf-base
 # The base's BPF kprobe_multi selftests on the patched (or the debug)
 # kernel, BPF's own tests of fprobe's biggest user
 # (harness/guest/bpf-selftests.sh). On the patched kernel, each case that
