@@ -142,19 +142,21 @@ static __always_inline void fprobe_exact__count(void *map, __u32 why)
 		*n += 1;
 }
 
+/* The value a new entry of sums or buckets starts from: zeroes, as many as the larger */
+static const struct fprobe_exact_sum fprobe_exact_zero;
+
 /*
- * The value of @key in the per-CPU hash @map, added as @zero if it has
+ * The value of @key in the per-CPU hash @map, added as zeroes if it has
  * none (another CPU may add it meanwhile: the lookup after the insert
  * finds either); NULL, counted as dropped for @why, when the map is full
  */
-static __always_inline void *fprobe_exact__value(void *map, const void *key, const void *zero,
-						 __u32 why)
+static __always_inline void *fprobe_exact__value(void *map, const void *key, __u32 why)
 {
 	void *val = bpf_map_lookup_elem(map, key);
 
 	if (val)
 		return val;
-	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	bpf_map_update_elem(map, key, &fprobe_exact_zero, BPF_NOEXIST);
 	val = bpf_map_lookup_elem(map, key);
 	if (!val)
 		fprobe_exact__count(&drops, why);
@@ -165,10 +167,10 @@ SEC("kprobe.session")
 int fprobe_exact(struct pt_regs *ctx)
 {
 	struct fprobe_exact_bucket_key bkey = {};
-	struct fprobe_exact_sum *sum, zero_sum = {};
+	struct fprobe_exact_sum *sum;
 	struct fprobe_exact_key key;
 	__u64 *cookie = bpf_session_cookie();
-	__u64 now, start, delta, *n, zero = 0;
+	__u64 now, start, delta, *n;
 	long id;
 
 	if (!bpf_session_is_return()) {
@@ -198,7 +200,7 @@ int fprobe_exact(struct pt_regs *ctx)
 
 	key.stack_id = start & FPROBE_EXACT_NO_STACK;
 	key.func = bpf_get_attach_cookie(ctx);
-	sum = fprobe_exact__value(&sums, &key, &zero_sum, FPROBE_EXACT_DROP_SUMS);
+	sum = fprobe_exact__value(&sums, &key, FPROBE_EXACT_DROP_SUMS);
 	if (!sum)
 		return 0;
 	sum->count++;
@@ -209,7 +211,7 @@ int fprobe_exact(struct pt_regs *ctx)
 	bkey.stack_id = key.stack_id;
 	bkey.func = key.func;
 	bkey.bucket = fprobe_exact__bucket(delta);
-	n = fprobe_exact__value(&buckets, &bkey, &zero, FPROBE_EXACT_DROP_BUCKETS);
+	n = fprobe_exact__value(&buckets, &bkey, FPROBE_EXACT_DROP_BUCKETS);
 	if (n)
 		*n += 1;
 	return 0;
