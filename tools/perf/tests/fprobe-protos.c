@@ -21,6 +21,7 @@
 #include "util/debug.h"
 #include "util/fprobe-btf.h"
 #include "util/fprobe-dwarf.h"
+#include "util/strlist.h"
 
 struct abi_case {
 	enum fprobe_type_kind	kind;
@@ -185,6 +186,7 @@ static int test__fprobe_protos_agree(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
 	struct protos_ctx ctx = {};
+	struct strlist *names = NULL;
 	const char *vmlinux = getenv("PERF_TEST_FPROBE_VMLINUX");
 	int ret;
 
@@ -199,6 +201,15 @@ static int test__fprobe_protos_agree(struct test_suite *test __maybe_unused,
 		ret = TEST_SKIP;
 		goto out;
 	}
+	/* each format's own call refuses a reader of the other */
+	names = strlist__new(NULL, NULL);
+	if (!names || fprobe_btf__walk_funcs(ctx.dwarf, protos_check_func, &ctx) != -EINVAL ||
+	    fprobe_dwarf__find_inlined(ctx.btf, names, names) != -EINVAL) {
+		pr_debug("%s\n", names ? "a reader of the other format was not refused" :
+			 "out of memory");
+		ret = TEST_FAIL;
+		goto out;
+	}
 	ret = fprobe_btf__walk_funcs(ctx.btf, protos_check_func, &ctx);
 	pr_debug("%s: %d functions in both, %d parameters, %d captured, %d functions differ, %d of another function in BTF; %d parameters where a location list says, %d elsewhere\n",
 		 vmlinux, ctx.st.funcs, ctx.st.params, ctx.st.captured, ctx.st.differ,
@@ -208,6 +219,7 @@ static int test__fprobe_protos_agree(struct test_suite *test __maybe_unused,
 	      ctx.st.located >= 1000 && !ctx.st.misplaced &&
 	      !ctx.st.differ && ctx.st.other * 100 < ctx.st.funcs ? TEST_OK : TEST_FAIL;
 out:
+	strlist__delete(names);
 	fprobe_reader__delete(ctx.dwarf);
 	fprobe_reader__delete(ctx.btf);
 	return ret;
