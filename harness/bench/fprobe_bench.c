@@ -17,10 +17,11 @@
  * /sys/kernel/debug/fprobe_bench/
  *   syms	write: function names, one per line, for "scale" (appends;
  *		opening with O_TRUNC empties the list); read: the count
- *   run	write "CASE MS [CALLS]": run CASE for MS milliseconds, or with
- *		CALLS (rounded up to a whole chunk of 1000 calls) until it
- *		made CALLS calls, MS still bounding the run; read the result
- *		"case=.. calls=.. ns=.. hits=.. missed=.. reg_ns=.. unreg_ns=.."
+ *   run	write "CASE MS [CALLS [CTX]]": run CASE for MS milliseconds, or
+ *		with CALLS (rounded up to a whole chunk of 1000 calls) until
+ *		it made CALLS calls, MS still bounding the run, the calls made
+ *		in the context CTX; read the result "case=.. calls=.. ns=..
+ *		hits=.. missed=.. reg_ns=.. unreg_ns=.. ctx=.."
  *
  * ns is the guest's ktime: wall time, or with QEMU's -icount shift=0 (make
  * bench's default) the instructions the guest executed in the loop, on
@@ -37,11 +38,20 @@
  * CASE: none ftrace fprobe-entry fprobe-exit fprobe-mixed kprobe kretprobe
  *	 external
  *	 scale (the target and the syms list) scale-all (every function)
+ *
+ * CTX: where each chunk of calls runs, for the code that tests the context
+ * (recursion locks, trace_ctx): task (the default), bh (a task with bottom
+ * halves disabled), softirq (a work item of the BH workqueue, run while a
+ * softirq is served) or hardirq (a hard irq_work, run from the interrupt
+ * that irq_work_queue() raises on the CPU). Only the chunks are timed, as
+ * in task context: the softirq and the interrupt that run them are not.
+ * NMI context cannot be entered on demand, and is not measured.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
+#include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -50,6 +60,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #ifdef FPROBE_HANDLER_FREGS
 #define FPROBE_REGS	struct ftrace_regs
@@ -248,6 +259,80 @@ static unsigned long bench_detach(enum bench_case c)
 	}
 }
 
+enum bench_ctx { CTX_TASK, CTX_BH, CTX_SOFTIRQ, CTX_HARDIRQ };
+
+static const char * const bench_ctx_names[] = {
+	"task", "bh", "softirq", "hardirq",
+};
+
+/* One chunk of calls, made in the context asked for */
+static struct bench_chunk {
+	struct work_struct work;
+	struct irq_work irq_work;
+	struct completion done;
+	u64 busy;
+	int sum;
+} bench_chunk;
+
+/*
+ * Only the calls are timed (see the top of this file), with the notrace
+ * clock: ktime_get() is probed in scale-all.
+ */
+static notrace void bench_chunk_calls(struct bench_chunk *ch)
+{
+	unsigned long flags;
+	u64 t;
+	int i;
+
+	local_irq_save(flags);
+	t = ktime_get_mono_fast_ns();
+	for (i = 0; i < BENCH_CHUNK; i++)
+		ch->sum += fprobe_bench_target(i);
+	ch->busy += ktime_get_mono_fast_ns() - t;
+	local_irq_restore(flags);
+}
+
+static void bench_chunk_work(struct work_struct *work)
+{
+	struct bench_chunk *ch = container_of(work, struct bench_chunk, work);
+
+	bench_chunk_calls(ch);
+	complete(&ch->done);
+}
+
+static void bench_chunk_irq_work(struct irq_work *work)
+{
+	struct bench_chunk *ch = container_of(work, struct bench_chunk, irq_work);
+
+	bench_chunk_calls(ch);
+	complete(&ch->done);
+}
+
+/* Make a chunk of calls in @ctx, on this CPU (migration is disabled) */
+static void bench_chunk_run(struct bench_chunk *ch, enum bench_ctx ctx)
+{
+	switch (ctx) {
+	case CTX_TASK:
+		bench_chunk_calls(ch);
+		return;
+	case CTX_BH:
+		local_bh_disable();
+		bench_chunk_calls(ch);
+		local_bh_enable();
+		return;
+	case CTX_SOFTIRQ:
+		reinit_completion(&ch->done);
+		queue_work_on(raw_smp_processor_id(), system_bh_wq, &ch->work);
+		wait_for_completion(&ch->done);
+		return;
+	case CTX_HARDIRQ:
+		reinit_completion(&ch->done);
+		irq_work_queue(&ch->irq_work);
+		wait_for_completion(&ch->done);
+		return;
+	}
+}
+
 /*
  * Sleep until a timer tick: what follows starts at the same point of the
  * tick period every time, so that waits ending on a tick (RCU grace
@@ -258,12 +343,14 @@ static void bench_tick_align(void)
 	schedule_timeout_uninterruptible(1);
 }
 
-/* Run @c for @ms milliseconds, or until @ncalls calls if not 0 */
-static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
+/* Run @c for @ms milliseconds, or until @ncalls calls if not 0, in @ctx */
+static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls,
+		     enum bench_ctx ctx)
 {
-	u64 t0, t1, t2, t3, deadline, calls = 0, busy = 0;
+	struct bench_chunk *ch = &bench_chunk;
+	u64 t0, t1, t3, deadline, calls = 0;
 	unsigned long hits0, hits, missed;
-	int i, sum = 0, ret;
+	int ret;
 
 	bench_tick_align();
 	t0 = ktime_get_ns();
@@ -275,20 +362,13 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 	rcu_barrier();
 	kvfree_rcu_barrier();
 	msleep(BENCH_SETTLE_MS);
+	ch->busy = 0;
+	ch->sum = 0;
 	migrate_disable();
 	hits0 = bench_hits_sum();
 	deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 	do {
-		/*
-		 * Only the calls are timed (see the top of this file), with
-		 * the notrace clock: ktime_get() is probed in scale-all.
-		 */
-		local_irq_disable();
-		t2 = ktime_get_mono_fast_ns();
-		for (i = 0; i < BENCH_CHUNK; i++)
-			sum += fprobe_bench_target(i);
-		busy += ktime_get_mono_fast_ns() - t2;
-		local_irq_enable();
+		bench_chunk_run(ch, ctx);
 		calls += BENCH_CHUNK;
 		cond_resched();
 		t3 = ktime_get_ns();
@@ -305,34 +385,38 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls)
 		t0 = t1 = 0;
 
 	snprintf(bench_result, sizeof(bench_result),
-		 "case=%s calls=%llu ns=%llu hits=%lu missed=%lu reg_ns=%llu unreg_ns=%llu nsyms=%u sum=%d\n",
-		 bench_case_names[c], calls, busy, hits, missed, t0, t1,
-		 c == CASE_SCALE ? bench_nsyms + 1 : 0, sum);
+		 "case=%s calls=%llu ns=%llu hits=%lu missed=%lu reg_ns=%llu unreg_ns=%llu nsyms=%u sum=%d ctx=%s\n",
+		 bench_case_names[c], calls, ch->busy, hits, missed, t0, t1,
+		 c == CASE_SCALE ? bench_nsyms + 1 : 0, ch->sum,
+		 bench_ctx_names[ctx]);
 	return 0;
 }
 
 static ssize_t run_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
-	char buf[64], name[24];
+	char buf[64], name[24], ctxname[16] = "task";
 	unsigned long long ncalls = 0;
 	unsigned int ms;
-	int c, n, ret;
+	int c, ctx, n, ret;
 
 	if (count >= sizeof(buf))
 		return -E2BIG;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	n = sscanf(buf, "%23s %u %llu", name, &ms, &ncalls);
+	n = sscanf(buf, "%23s %u %llu %15s", name, &ms, &ncalls, ctxname);
 	if (n < 2 || !ms || ms > BENCH_MAX_MS || ncalls > BENCH_MAX_CALLS)
 		return -EINVAL;
 	c = match_string(bench_case_names, ARRAY_SIZE(bench_case_names), name);
 	if (c < 0)
 		return c;
+	ctx = match_string(bench_ctx_names, ARRAY_SIZE(bench_ctx_names), ctxname);
+	if (ctx < 0)
+		return ctx;
 	mutex_lock(&bench_lock);
 	bench_result[0] = '\0';
-	ret = bench_run(c, ms, ncalls);
+	ret = bench_run(c, ms, ncalls, ctx);
 	mutex_unlock(&bench_lock);
 	return ret ? ret : count;
 }
@@ -461,6 +545,9 @@ static const struct file_operations syms_fops = {
 
 static int __init fprobe_bench_init(void)
 {
+	INIT_WORK(&bench_chunk.work, bench_chunk_work);
+	bench_chunk.irq_work = IRQ_WORK_INIT_HARD(bench_chunk_irq_work);
+	init_completion(&bench_chunk.done);
 	bench_dir = debugfs_create_dir("fprobe_bench", NULL);
 	debugfs_create_file("run", 0600, bench_dir, NULL, &run_fops);
 	debugfs_create_file("syms", 0600, bench_dir, NULL, &syms_fops);
@@ -470,6 +557,8 @@ static int __init fprobe_bench_init(void)
 static void __exit fprobe_bench_exit(void)
 {
 	debugfs_remove_recursive(bench_dir);
+	flush_work(&bench_chunk.work);
+	irq_work_sync(&bench_chunk.irq_work);
 	bench_syms_clear();
 	kvfree(bench_syms);
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The guest half of make bench (harness/bench/run), on one kernel:
 #   guest-bench.sh KERNEL(patched|base) REPS MS CALLS [SECTION...]
-# SECTION: percall scale tool peers everything (default: the first three)
+# SECTION: percall contexts scale tool peers everything (default: percall,
+# scale and tool)
 # Each per-call and scale run lasts MS milliseconds, or with CALLS > 0 makes
 # CALLS calls (MS then only bounds it: a run that reaches MS first fails).
 # The clock is VMRUN_CLOCK (harness/vm-run): "icount" when guest time
@@ -174,6 +175,33 @@ for r in $(seq "$reps"); do
 		short "$out" && die "case pmu-count reached ${ms} ms before $calls calls: $out"
 		percall pmu-count "$out"
 	fi
+done
+
+# 1b. The per-call cost in each context the recursion locks and the trace
+# context tell apart: a task, a task with bottom halves disabled, a softirq
+# and a hard interrupt (the module's CTX); the cases whose code tests the
+# context, the events through the ring buffer
+want contexts &&
+for r in $(seq "$reps"); do
+	for x in task bh softirq hardirq; do
+		for c in none fprobe-entry fprobe-exit kprobe fprobe-event fprobe-event-exit; do
+			[ $fprobe = yes ] || [[ $c != fprobe-* ]] || continue
+			[ $kprobe = yes ] || [ $c != kprobe ] || continue
+			case $c in
+			fprobe-event) fprobe_event on 'f:fpbench/target fprobe_bench_target' ;;
+			fprobe-event-exit)
+				fprobe_event on 'f:fpbench/target fprobe_bench_target' \
+					'f:fpbench/target_ret fprobe_bench_target%return' ;;
+			esac
+			m=$c
+			[[ $c != fprobe-event* ]] || m=external
+			out=$(echo "$m $ms $calls $x" >"$run" && cat "$run") ||
+				die "case $c in $x context failed"
+			[[ $c != fprobe-event* ]] || fprobe_event off
+			short "$out" && die "case $c in $x context reached ${ms} ms before $calls calls: $out"
+			echo "BENCH contexts kernel=$kernel clock=$clock rep=$r case=$c ${out#case=* }"
+		done
+	done
 done
 
 # 2. Scalability: the target's per-call cost with N functions in the fprobe,

@@ -80,6 +80,7 @@ RATIO_PAIRS = (
 # the keys each section's lines must carry
 REQUIRED = {
     "percall": ("kernel", "rep", "case", "calls", "ns"),
+    "contexts": ("kernel", "rep", "case", "ctx", "calls", "ns"),
     "scale": ("kernel", "rep", "n", "calls", "ns", "reg_ns", "unreg_ns", "missed"),
     "tool": ("kernel", "rep", "tool", "calls", "ns"),
     "peers": ("kernel", "rep", "tool", "calls", "ns"),
@@ -391,6 +392,47 @@ def percall_icount(rows, res):
         res["ratios"][name] = {"ratio": parts[0]["mean"] / both["mean"]}
         print(f"   {name:<52}{fmt_mean_ratio(parts[0], both):>14}")
     return bare
+
+
+CONTEXTS = ("task", "bh", "softirq", "hardirq")
+CONTEXT_CASES = ("fprobe-entry", "fprobe-exit", "kprobe", "fprobe-event",
+                 "fprobe-event-exit")
+
+
+def contexts_section(rows, res):
+    """section 1b under icount: the instructions each probe adds to a call
+    made in each context, for every kernel of the run (in their order)"""
+    kernels = list(dict.fromkeys(r["kernel"] for r in rows if r["section"] == "contexts"))
+    if not kernels:
+        return
+    print("\n1b. The cost of section 1 with the calls made in a task, a task with "
+          "bottom halves disabled,\n   a softirq (the BH workqueue) and a hard "
+          "interrupt (a hard irq_work): instructions/call added\n   over the bare "
+          "loop in the same context, mean \u00b1spread")
+    print(f"{'case':<20}{'context':<10}" + "".join(f"{k:>20}" for k in kernels))
+    res["contexts"] = {}
+    for case in CONTEXT_CASES:
+        for ctx in CONTEXTS:
+            line = f"{case:<20}{ctx:<10}"
+            shown = 0
+            for k in kernels:
+                bare = per_rep(select(rows, "contexts", kernel=k, case="none", ctx=ctx),
+                               insn_per_call)
+                sel = select(rows, "contexts", kernel=k, case=case, ctx=ctx)
+                for r in sel:
+                    check_counts(r, k)
+                ipc = per_rep(sel, insn_per_call)
+                add = [v - bare[r] for r, v in ipc.items() if r in bare]
+                if not add:
+                    line += f"{'n/a':>20}"
+                    continue
+                s = mean_spread(add)
+                res["contexts"].setdefault(case, {}).setdefault(ctx, {})[k] = s
+                note_spread(f"{case} in {ctx} on {k}", s)
+                line += f"{fmt_insn(s):>20}"
+                shown += 1
+            if shown:
+                print(line)
 
 
 def scale_icount(rows, res, bare):
@@ -715,6 +757,8 @@ def main():
         bare = percall_icount(rows, res)
     else:
         percall_wall(rows, res)
+    if clock["percall"] == "icount":
+        contexts_section(rows, res)
     if clock["scale"] == "icount":
         scale_icount(rows, res, bare if clock["percall"] == "icount" else {})
     else:
