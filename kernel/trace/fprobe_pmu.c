@@ -51,9 +51,7 @@
 #define pr_fmt(fmt) "fprobe_pmu: " fmt
 
 #include <linux/capability.h>
-#include <linux/ctype.h>
 #include <linux/err.h>
-#include <linux/export.h>
 #include <linux/fprobe.h>
 #include <linux/fprobe_pmu.h>
 #include <linux/kprobes.h>
@@ -171,13 +169,6 @@ struct fprobe_pmu_scope_frame {
 	unsigned long			func;
 	u32				gen;
 };
-
-static int fprobe_pmu_scope_entry(struct ftrace_graph_ent *trace,
-				  struct fgraph_ops *gops,
-				  struct ftrace_regs *fregs);
-static void fprobe_pmu_scope_return(struct ftrace_graph_ret *trace,
-				    struct fgraph_ops *gops,
-				    struct ftrace_regs *fregs);
 
 static struct fgraph_ops fprobe_pmu_scope_ops;
 /* The probes with a scope, under fprobe_pmu_scope_mutex */
