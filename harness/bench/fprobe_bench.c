@@ -276,9 +276,13 @@ static struct bench_chunk {
 
 /*
  * Only the calls are timed (see the top of this file), with the notrace
- * clock: ktime_get() is probed in scale-all.
+ * clock: ktime_get() is probed in scale-all. Inline, as is
+ * bench_chunk_run(): in task context the target is called from the
+ * function that runs the case, with no frame between, so that the PMU
+ * cases unwind the same callchain on every kernel and in every version
+ * of this module.
  */
-static notrace void bench_chunk_calls(struct bench_chunk *ch)
+static __always_inline void bench_chunk_calls(struct bench_chunk *ch)
 {
 	unsigned long flags;
 	u64 t;
@@ -296,6 +300,8 @@ static void bench_chunk_work(struct work_struct *work)
 {
 	struct bench_chunk *ch = container_of(work, struct bench_chunk, work);
 
+	/* A splat fails make bench: the calls were not where they claim */
+	WARN_ON_ONCE(!in_serving_softirq());
 	bench_chunk_calls(ch);
 	complete(&ch->done);
 }
@@ -304,33 +310,43 @@ static void bench_chunk_irq_work(struct irq_work *work)
 {
 	struct bench_chunk *ch = container_of(work, struct bench_chunk, irq_work);
 
+	WARN_ON_ONCE(!in_hardirq());
 	bench_chunk_calls(ch);
 	complete(&ch->done);
 }
 
-/* Make a chunk of calls in @ctx, on this CPU (migration is disabled) */
-static void bench_chunk_run(struct bench_chunk *ch, enum bench_ctx ctx)
+/*
+ * Make a chunk of calls in @ctx, on this CPU (migration is disabled), with
+ * interrupts disabled in every context: 0, or -EBUSY if the work of the
+ * previous chunk is somehow still queued.
+ */
+static __always_inline int bench_chunk_run(struct bench_chunk *ch,
+					   enum bench_ctx ctx)
 {
 	switch (ctx) {
 	case CTX_TASK:
 		bench_chunk_calls(ch);
-		return;
+		break;
 	case CTX_BH:
 		local_bh_disable();
 		bench_chunk_calls(ch);
 		local_bh_enable();
-		return;
+		break;
 	case CTX_SOFTIRQ:
 		reinit_completion(&ch->done);
-		queue_work_on(raw_smp_processor_id(), system_bh_wq, &ch->work);
+		if (WARN_ON_ONCE(!queue_work_on(raw_smp_processor_id(),
+						system_bh_wq, &ch->work)))
+			return -EBUSY;
 		wait_for_completion(&ch->done);
-		return;
+		break;
 	case CTX_HARDIRQ:
 		reinit_completion(&ch->done);
-		irq_work_queue(&ch->irq_work);
+		if (WARN_ON_ONCE(!irq_work_queue(&ch->irq_work)))
+			return -EBUSY;
 		wait_for_completion(&ch->done);
-		return;
+		break;
 	}
+	return 0;
 }
 
 /*
@@ -368,13 +384,19 @@ static int bench_run(enum bench_case c, unsigned int ms, u64 ncalls,
 	hits0 = bench_hits_sum();
 	deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 	do {
-		bench_chunk_run(ch, ctx);
+		ret = bench_chunk_run(ch, ctx);
+		if (ret)
+			break;
 		calls += BENCH_CHUNK;
 		cond_resched();
 		t3 = ktime_get_ns();
 	} while (t3 < deadline && (!ncalls || calls < ncalls));
 	hits = bench_hits_sum() - hits0;
 	migrate_enable();
+	if (ret) {
+		bench_detach(c);
+		return ret;
+	}
 
 	t0 = t1 - t0;
 	bench_tick_align();
