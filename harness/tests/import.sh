@@ -5,8 +5,9 @@
 # the same tree; a fixup squashed into an early patch is carried into that
 # patch, other files of patches/ stay; commits or edits not imported stop
 # make tree; an owned file edited in the repository is refused until it is
-# folded into a patch. On a scratch project and a scratch base of two
-# files, not the kernel.
+# folded into a patch; dropping the first patch of a folder keeps its
+# comment. On a scratch project and a scratch base of two files, not the
+# kernel.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=$(mktemp -d)
@@ -133,3 +134,30 @@ harness/tree-assemble 2>/dev/null || fail "make tree with an edited owned file"
 err=$(harness/import 2>&1) && fail "import took the edit on top"
 grep -q "fold it into the patch it belongs to" <<<"$err" || fail "import of the edit: $err"
 echo "ok: an owned file edited in the repository is built on top, and import asks to fold it"
+
+# Dropping the first patch of a folder keeps the folder's comment lines:
+# they go to the next patch of that folder
+sed -i "/^int edited;$/d" kernel/trace/zz_owned.c
+git -C "$src" reset -q --hard HEAD~1	# the overlay commit of the edit
+git -C "$src" update-ref refs/heads/assembled HEAD
+harness/tree-assemble 2>/dev/null || fail "make tree after dropping the edit"
+[ "$(git -C "$src" log -1 --format=%s)" = 'tracing: Use zz_owned' ] ||
+	fail "build/linux is not at the series: $(git -C "$src" log --oneline -3)"
+cd "$src"
+printf 'int more;\n' >kernel/trace/zz_more.c
+git add kernel/trace/zz_more.c
+git commit -q -m 'tracing: Add zz_more' -m 'The third patch.'
+cd "$proj"
+harness/import 2>"$scratch/err" || { cat "$scratch/err"; fail "import of a third patch"; }
+grep -qx '2-use/0003-tracing-Add-zz_more.patch' patches/series ||
+	fail "the third patch is not in the folder of the one before it: $(cat patches/series)"
+git add -A
+git commit -q -m 'a third patch'
+harness/tree-assemble 2>/dev/null || fail "make tree with the third patch"
+drop=$(git -C "$src" log --format=%h --grep='^tracing: Use zz_owned' -1)
+(cd "$src" && GIT_SEQUENCE_EDITOR="sed -i 's/^pick $drop/drop $drop/'" git rebase -q -i base)
+harness/import 2>"$scratch/err" || { cat "$scratch/err"; fail "import after dropping a patch"; }
+[ "$(sed -n '/^# 2-use/,$p' patches/series)" = "$(printf '# 2-use: using\n2-use/0002-tracing-Add-zz_more.patch')" ] ||
+	fail "the folder's comment did not go to its next patch: $(cat patches/series)"
+grep -q 'comment lines .* are dropped' "$scratch/err" && fail "import warned of a comment it kept"
+echo "ok: dropping the first patch of a folder keeps the folder's comment on the next"
