@@ -208,18 +208,16 @@ static DEFINE_PER_CPU(struct pt_regs, fprobe_pmu_regs[PERF_NR_CONTEXTS]);
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_pmu_writing_ctx);
 
-/* The fetch area of an entry record: the fields, then the strings */
-#define FPROBE_PMU_FETCH_AREA_MAX	FPROBE_PMU_FETCH_SIZE_MAX
-
 /*
  * Per CPU and interrupt context level, the fetch area of the entry record
- * being made, used while the CPU is marked as writing in that context
- * (fprobe_pmu_writing_ctx): a call made meanwhile in the same context,
- * which fprobe's recursion lock may let through once, records nothing.
- * Allocated for the first probe with fetch arguments, then kept.
+ * being made (its fields, then its strings), used while the CPU is marked
+ * as writing in that context (fprobe_pmu_writing_ctx): a call made
+ * meanwhile in the same context, which fprobe's recursion lock may let
+ * through once, records nothing. Allocated for the first probe with fetch
+ * arguments, then kept.
  */
 struct fprobe_pmu_fetch_buf {
-	u64	area[FPROBE_PMU_FETCH_AREA_MAX / sizeof(u64)];
+	u64	area[FPROBE_PMU_FETCH_SIZE_MAX / sizeof(u64)];
 };
 
 struct fprobe_pmu_fetch_bufs {
@@ -823,7 +821,7 @@ static noinline u32 fprobe_pmu_fetch(struct fprobe_pmu_probe *probe,
 
 		if (arg->dynamic) {
 			/* The room of its strings: a data_loc from the area */
-			room = min_t(u32, FPROBE_PMU_FETCH_AREA_MAX - pos,
+			room = min_t(u32, FPROBE_PMU_FETCH_SIZE_MAX - pos,
 				     FPROBE_PMU_STRING_MAX);
 			*(u32 *)dest = make_data_loc(room, pos);
 			/* None left: the string is cut before it starts */
@@ -1168,7 +1166,7 @@ static struct trace_probe *fprobe_pmu_parse_fetch(const char *filter)
 		return ERR_PTR(-EINVAL);
 	if (IS_ERR(tp))
 		return tp;
-	if (tp->size > FPROBE_PMU_FETCH_AREA_MAX) {
+	if (tp->size > FPROBE_PMU_FETCH_SIZE_MAX) {
 		trace_fprobe_free_args(tp);
 		return ERR_PTR(-E2BIG);
 	}
