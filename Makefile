@@ -31,7 +31,7 @@
 #   make series-kunit  the KUnit suites booted at the end of each sub-series
 #   make check-arm64, check-riscv64  that build booted there: KUnit,
 #                 ftracetest, the PMU's test and fuzzer
-#   make check-ppc64le  that build's KUnit suites booted there
+#   make check-ppc64le, check-s390x  that build's KUnit suites booted there
 #   make check-cross  all of the cross targets above, in order
 #   make cross-arm64, cross-riscv, cross-s390, cross-powerpc  one of them
 #   make cross-base-arm64, cross-base-riscv  the base built so, for bench-ARCH
@@ -63,7 +63,7 @@ CMD		?= uname -a
 .PHONY: all deps tree kernel kernel-base kernel-base-tree kernel-debug perf initramfs vm-run \
 	kunit shell check check-debug demo bench clean distclean help fprobe-pmu-tests \
 	bpf-selftests bpf-selftests-debug \
-	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series series-kunit check-arm64 check-riscv64 check-ppc64le \
+	cross cross-arm64 cross-riscv cross-s390 cross-powerpc cross-series series-kunit check-arm64 check-riscv64 check-ppc64le check-s390x \
 	check-cross initramfs-arm64 initramfs-riscv64 fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64 \
 	cross-base-arm64 cross-base-riscv bench-arm64 bench-riscv64
 
@@ -142,10 +142,14 @@ fprobe-pmu-tests-arm64 fprobe-pmu-tests-riscv64: fprobe-pmu-tests-%: tree
 check-ppc64le: cross-powerpc
 	@harness/cross-kunit powerpc
 
-# Everything beyond x86_64 that make check leaves out (it builds and boots
-# arm64's KUnit only): the four builds, the series patch by patch, and the
-# three guests.
-check-cross: cross cross-series check-arm64 check-riscv64 check-ppc64le
+# s390x's KUnit suites: where fprobe keeps its two ftrace_ops (no fast
+# return path), the one booted architecture that runs that design
+check-s390x: cross-s390
+	@harness/cross-kunit s390
+
+# Everything beyond x86_64 that make check leaves out: the four builds, the
+# series patch by patch, and the four guests.
+check-cross: cross cross-series check-arm64 check-riscv64 check-ppc64le check-s390x
 
 kernel-base-tree: deps
 	@harness/base-worktree
