@@ -52,13 +52,10 @@
  * lock at the entry, and a shadow stack frame and a return hook only when an
  * exit handler wants the return.
  *
- * powerpc, s390 and loongarch do not define it yet. Their ftrace_graph_func()
- * hooks the return through the ftrace_regs too, but each would need its own
- * frames checked against its unwinder first; on powerpc, the unwinder finds a
- * frame by the stack pointer and return_to_handler is entered at its local
- * entry point, which ftrace_regs_graph_retp() and function_graph_commit_ops()
- * would have to be told. There, the two ops split the fprobes by whether
- * they have an exit handler:
+ * s390 and loongarch do not define it yet. Their ftrace_graph_func() hooks
+ * the return through the ftrace_regs too, but each would need its own frames
+ * checked against its unwinder first (ftrace_regs_graph_retp()). There, the
+ * two ops split the fprobes by whether they have an exit handler:
  *
  *  fprobe with an exit handler --> fprobe_graph_ops (fgraph_ops)
  *                                  fprobe_entry() at the entry, and

@@ -525,10 +525,27 @@ static unsigned long unwound[UNWIND_ENTRIES];
 static unsigned int nr_unwound;
 static int unwind_exits;
 
-/* Probed: its return address is return_to_handler while it runs */
+/*
+ * Probed: its return address is return_to_handler while it runs.
+ *
+ * powerpc's arch_stack_walk(), under stack_trace_save(), gives the saved
+ * link registers as they are, return_to_handler included, for the frames
+ * of the function graph tracer as for fprobe's: its reliable walk (and
+ * show_stack()) look them up, so the key of fprobe's frames is tested
+ * there.
+ */
 static noinline unsigned long fgraph_regs_kunit_unwound(unsigned long v)
 {
-	nr_unwound = stack_trace_save(unwound, UNWIND_ENTRIES, 0);
+	int nr;
+
+	if (IS_ENABLED(CONFIG_PPC) &&
+	    IS_ENABLED(CONFIG_HAVE_RELIABLE_STACKTRACE)) {
+		nr = stack_trace_save_tsk_reliable(current, unwound,
+						   UNWIND_ENTRIES);
+		nr_unwound = nr > 0 ? nr : 0;
+	} else {
+		nr_unwound = stack_trace_save(unwound, UNWIND_ENTRIES, 0);
+	}
 	return v + nr_unwound;
 }
 

@@ -720,7 +720,11 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 		.sample_period	= 1,
 		.sample_type	= PERF_SAMPLE_RAW,
 	};
-	struct fetch_obj next = { .a = 0x55 }, obj = {
+	/*
+	 * next.next faults where it is read: an ERR_PTR() value, which no
+	 * architecture maps (NULL is mapped on s390, where its lowcore is)
+	 */
+	struct fetch_obj next = { .a = 0x55, .next = ERR_PTR(-EFAULT) }, obj = {
 		.a = 0xfeedf00d, .name = "member", .next = &next, .tag = "tag",
 	};
 	struct fetch_capture *cap;
@@ -782,7 +786,7 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, (const char *)area + 36, "tag");
 	KUNIT_EXPECT_EQ(test, area_u32(area, 16), FPROBE_PMU_STRING_MAX << 16 | 40);
 	KUNIT_EXPECT_EQ(test, strlen((const char *)area + 40), FPROBE_PMU_STRING_MAX - 1);
-	/* a string behind a NULL pointer: none, where the next one starts */
+	/* a string behind a bad pointer: none, where the next one starts */
 	KUNIT_EXPECT_EQ(test, area_u32(area, 21), 40 + FPROBE_PMU_STRING_MAX);
 	KUNIT_EXPECT_EQ(test, area_u32(area, 25), 10 << 16 | (40 + FPROBE_PMU_STRING_MAX));
 	KUNIT_EXPECT_STREQ(test, (const char *)area + 40 + FPROBE_PMU_STRING_MAX, "from user");
@@ -966,13 +970,14 @@ static enum hrtimer_restart fetch_race_tick(struct hrtimer *timer)
 /*
  * The fetch area of an entry record is the CPU's, per interrupt context
  * level, from the fetch until the record is written. An interrupt's first
- * traced call (irq_enter_rcu(), before preempt_count() says hardirq) is
+ * traced call (irq_enter_rcu(), before preempt_count() says hardirq, or
+ * irq_enter() where it calls an inlined irq_enter_rcu(), as on powerpc) is
  * at the level of the task it interrupts: it must not fetch into the
  * area of the task's record in between, or the task's record carries the
  * interrupt's values. A stress case: the task makes entry records with a
- * string fetched, while a probe on irq_enter_rcu() fetches a register in
- * every interrupt (a timer's every 50 us), for 2 seconds; every task
- * record must hold its own string.
+ * string fetched, while a probe on both fetches a register in every
+ * interrupt (a timer's every 50 us), for 2 seconds; every task record
+ * must hold its own string.
  */
 static void fprobe_pmu_test_fetch_race(struct kunit *test)
 {
@@ -1000,12 +1005,14 @@ static void fprobe_pmu_test_fetch_race(struct kunit *test)
 	event = perf_event_create_kernel_counter(&attr, -1, current, fetch_race_handler, fr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, event);
 	/* The interrupts' first calls, fetching at the task's level */
-	attr.config1 = user_string(test, PAGE_SIZE, "irq_enter_rcu;$arg1:x64");
+	attr.config1 = user_string(test, PAGE_SIZE,
+				   "irq_enter_rcu irq_enter;$arg1:x64");
 	irq_event = perf_event_create_kernel_counter(&attr, -1, current,
 						     fetch_race_irq_handler, fr);
 	if (IS_ERR(irq_event)) {
 		close_event(event);
-		kunit_skip(test, "no probe on irq_enter_rcu: %ld", PTR_ERR(irq_event));
+		kunit_skip(test, "no probe on irq_enter_rcu or irq_enter: %ld",
+			   PTR_ERR(irq_event));
 	}
 
 	/*
