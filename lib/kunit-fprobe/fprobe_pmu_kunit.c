@@ -722,7 +722,7 @@ static void fprobe_pmu_test_fetch(struct kunit *test)
 	};
 	/*
 	 * next.next faults where it is read: an ERR_PTR() value, which no
-	 * architecture maps (NULL is mapped on s390, where its lowcore is)
+	 * architecture maps (a read at NULL did not fault on s390 here)
 	 */
 	struct fetch_obj next = { .a = 0x55, .next = ERR_PTR(-EFAULT) }, obj = {
 		.a = 0xfeedf00d, .name = "member", .next = &next, .tag = "tag",
