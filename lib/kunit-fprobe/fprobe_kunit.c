@@ -14,11 +14,13 @@
 #include <linux/context_tracking.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/error-injection.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -333,6 +335,103 @@ static void fprobe_test_exit_stack_pointer(struct kunit *test)
 			      "sp %#lx at entry, %#lx at exit", args_entry_sp,
 			      args_exit_sp);
 	KUNIT_EXPECT_EQ(test, 0UL, fp.nmissed);
+}
+
+/*
+ * An entry handler that makes the function return at once, as an error
+ * injection does (bpf_override_return()): the function does not run, its
+ * caller gets the value the handler set, the exit handlers of the call see
+ * that value, and the call leaves no frame on the shadow stack. Where the
+ * return address is in a register (powerpc, arm64, riscv, s390), the
+ * override jumps to it after fgraph has hooked it; the call must still go
+ * through the hook. Not under the "fprobe_kunit_target*" glob.
+ */
+#ifdef CONFIG_FUNCTION_ERROR_INJECTION
+#define OVERRIDE_RETVAL	0xdeadUL
+
+static int override_body_runs;
+static int override_exits;
+static unsigned long override_exit_ret;
+
+static noinline unsigned long fprobe_kunit_override_me(unsigned long v)
+{
+	WRITE_ONCE(override_body_runs, override_body_runs + 1);
+	return v + 1;
+}
+
+static notrace int override_entry(struct fprobe *fp, unsigned long ip,
+				  unsigned long ret_ip, struct ftrace_regs *fregs,
+				  void *data)
+{
+	ftrace_regs_set_return_value(fregs, OVERRIDE_RETVAL);
+	ftrace_override_function_with_return(fregs);
+	return 0;
+}
+
+static notrace void override_exit(struct fprobe *fp, unsigned long ip,
+				  unsigned long ret_ip, struct ftrace_regs *fregs,
+				  void *data)
+{
+	override_exits++;
+	override_exit_ret = ftrace_regs_get_return_value(fregs);
+}
+#endif /* CONFIG_FUNCTION_ERROR_INJECTION */
+
+/* The exit handler on the overriding fprobe, or on another one */
+static const bool override_exit_on_same[] = { true, false };
+
+static void override_desc(const bool *same, char *desc)
+{
+	strscpy(desc, *same ? "same fprobe" : "another fprobe", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(override, override_exit_on_same, override_desc);
+
+static void fprobe_test_override(struct kunit *test)
+{
+#ifdef CONFIG_FUNCTION_ERROR_INJECTION
+	unsigned long (*fn)(unsigned long) = fprobe_kunit_override_me;
+	const bool *same = test->param_value;
+	struct fprobe over = { .entry_handler = override_entry };
+	struct fprobe other = { .exit_handler = override_exit };
+	int depth_before, depth_after;
+	unsigned long ret1, ret2;
+
+	OPTIMIZER_HIDE_VAR(fn);
+	if (*same)
+		over.exit_handler = override_exit;
+	override_body_runs = 0;
+	override_exits = 0;
+	override_exit_ret = 0;
+
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&over, "fprobe_kunit_override_me", NULL));
+	if (!*same && register_fprobe(&other, "fprobe_kunit_override_me", NULL)) {
+		unregister_fprobe(&over);
+		KUNIT_FAIL_AND_ABORT(test, "registering the exit fprobe failed");
+	}
+	depth_before = current->curr_ret_depth;
+	ret1 = fn(1);
+	depth_after = current->curr_ret_depth;
+	ret2 = fn(2);
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&over));
+	if (!*same)
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&other));
+
+	KUNIT_EXPECT_EQ(test, ret1, OVERRIDE_RETVAL);
+	KUNIT_EXPECT_EQ(test, ret2, OVERRIDE_RETVAL);
+	KUNIT_EXPECT_EQ(test, 0, override_body_runs);
+	KUNIT_EXPECT_EQ(test, 2, override_exits);
+	KUNIT_EXPECT_EQ(test, override_exit_ret, OVERRIDE_RETVAL);
+	KUNIT_EXPECT_EQ_MSG(test, depth_after, depth_before,
+			    "the call left a frame on the shadow stack");
+	KUNIT_EXPECT_EQ(test, 0UL, over.nmissed + other.nmissed);
+
+	/* Unprobed, the function runs again */
+	KUNIT_EXPECT_EQ(test, fn(3), 4UL);
+	KUNIT_EXPECT_EQ(test, 1, override_body_runs);
+#else
+	kunit_skip(test, "needs CONFIG_FUNCTION_ERROR_INJECTION");
+#endif
 }
 
 /*
@@ -1647,6 +1746,7 @@ static struct kunit_case fprobe_test_cases[] = {
 	KUNIT_CASE_PARAM(fprobe_test_span_both_ops, span_gen_params),
 	KUNIT_CASE(fprobe_test_nest),
 	KUNIT_CASE(fprobe_test_exit_stack_pointer),
+	KUNIT_CASE_PARAM(fprobe_test_override, override_gen_params),
 	KUNIT_CASE(fprobe_test_handler_calls_probed),
 	KUNIT_CASE(fprobe_test_recursion_missed),
 	KUNIT_CASE(fprobe_test_probe_path_functions),
