@@ -9,9 +9,9 @@
  * compared with what the caller passed and got. The return callbacks also
  * see the call and return times, as long as one fgraph_ops asks for them.
  * An fprobe on the same target, whose frames fgraph returns by another path,
- * must not change what either sees; and an fgraph_ops which takes the index
- * of fprobe's, gone while a call fprobe hooked was in flight, is not called
- * at the return of that call. Stack traces taken in a probed function, and
+ * must not change what either sees, nor must a kretprobe on it; and an
+ * fgraph_ops which takes the index of fprobe's, gone while a call fprobe
+ * hooked was in flight, is not called at the return of that call. Stack traces taken in a probed function, and
  * perf callchains taken in interrupts that land in return_to_handler, find
  * the caller or stop, and never follow a wrong frame.
  */
@@ -21,6 +21,7 @@
 #include <linux/completion.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/perf_event.h>
 #include <linux/stacktrace.h>
@@ -262,6 +263,87 @@ static void fgraph_regs_test_timestamps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0ULL, rec[0].rettime);
 	fgraph_regs_stop(&rec[0]);
 }
+
+/*
+ * A kretprobe and an fgraph_ops on one function, each registered first in
+ * turn: ftrace calls the newest ftrace_ops first, and the function graph
+ * tracer must hook the return address as the kretprobe's (on an ftrace
+ * location) left it, so that both return handlers run, each once.
+ */
+static const bool kretprobe_first[] = { false, true };
+
+static void kretprobe_first_desc(const bool *first, char *desc)
+{
+	strscpy(desc, *first ? "kretprobe first" : "fgraph_ops first",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(kretprobe_order, kretprobe_first, kretprobe_first_desc);
+
+#ifdef CONFIG_KRETPROBES
+static int kretprobe_returns;
+static unsigned long kretprobe_retval;
+
+static int fgraph_regs_kretprobe_handler(struct kretprobe_instance *ri,
+					 struct pt_regs *regs)
+{
+	kretprobe_returns++;
+	kretprobe_retval = regs_return_value(regs);
+	return 0;
+}
+
+static void fgraph_regs_test_kretprobe(struct kunit *test)
+{
+	const bool *krp_first = test->param_value;
+	struct kretprobe krp = {
+		.kp.symbol_name	= "fgraph_regs_kunit_target",
+		.handler	= fgraph_regs_kretprobe_handler,
+		.maxactive	= 4,
+	};
+	struct fgraph_regs_record *rec;
+	unsigned long ret;
+	int err;
+
+	rec = kunit_kzalloc(test, sizeof(*rec), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	kretprobe_returns = 0;
+	kretprobe_retval = 0;
+
+	if (*krp_first)
+		KUNIT_ASSERT_EQ(test, 0, register_kretprobe(&krp));
+	err = fgraph_regs_start(rec);
+	if (err) {
+		if (*krp_first)
+			unregister_kretprobe(&krp);
+		KUNIT_FAIL_AND_ABORT(test, "registering the fgraph_ops: %d", err);
+	}
+	if (!*krp_first) {
+		err = register_kretprobe(&krp);
+		if (err) {
+			fgraph_regs_stop(rec);
+			KUNIT_FAIL_AND_ABORT(test, "register_kretprobe(): %d", err);
+		}
+	}
+
+	ret = target(5, 6, 7, 8);
+
+	unregister_kretprobe(&krp);
+	fgraph_regs_stop(rec);
+
+	KUNIT_EXPECT_EQ(test, 1, rec->entries);
+	KUNIT_EXPECT_EQ(test, 1, rec->returns);
+	KUNIT_EXPECT_EQ(test, ret, rec->retval);
+	KUNIT_EXPECT_EQ_MSG(test, 1, kretprobe_returns,
+			    "the kretprobe's return handler");
+	KUNIT_EXPECT_EQ(test, ret, kretprobe_retval);
+	KUNIT_EXPECT_EQ(test, 0, krp.nmissed);
+}
+#else
+static void fgraph_regs_test_kretprobe(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_KRETPROBES is not set");
+}
+#endif
 
 #ifdef CONFIG_FPROBE
 /* What an fprobe with an exit handler on the target sees */
@@ -849,6 +931,7 @@ static struct kunit_case fgraph_regs_test_cases[] = {
 	KUNIT_CASE(fgraph_regs_test_args_retval),
 	KUNIT_CASE(fgraph_regs_test_many_calls),
 	KUNIT_CASE(fgraph_regs_test_timestamps),
+	KUNIT_CASE_PARAM(fgraph_regs_test_kretprobe, kretprobe_order_gen_params),
 	KUNIT_CASE(fgraph_regs_test_with_fprobe),
 	KUNIT_CASE(fgraph_regs_test_index_reused_in_flight),
 	KUNIT_CASE(fgraph_regs_test_unwind_own_frame),
