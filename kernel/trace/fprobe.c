@@ -1204,7 +1204,7 @@ fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
 	 */
 	if (reserved_words) {
 		if (used)
-			function_graph_commit_ops(fregs, retp);
+			function_graph_commit_ops(retp);
 		else
 			function_graph_cancel_ops(fregs, retp);
 	}
@@ -1244,8 +1244,7 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 		function_graph_cancel_ops(fregs,
 					  arch_fprobe_return_address_ptr(fregs));
 	else
-		function_graph_commit_ops(fregs,
-					  arch_fprobe_return_address_ptr(fregs));
+		function_graph_commit_ops(arch_fprobe_return_address_ptr(fregs));
 }
 #else
 /* Never called: fprobe_entry() serves the fprobes with an exit handler. */

@@ -266,9 +266,12 @@ static void fgraph_regs_test_timestamps(struct kunit *test)
 
 /*
  * A kretprobe and an fgraph_ops on one function, each registered first in
- * turn: ftrace calls the newest ftrace_ops first, and the function graph
- * tracer must hook the return address as the kretprobe's (on an ftrace
- * location) left it, so that both return handlers run, each once.
+ * turn: where the kprobe sits on the ftrace call (KPROBE_FLAG_FTRACE),
+ * ftrace calls the newest ftrace_ops first, and the function graph tracer
+ * must hook the return address as the kretprobe's left it, so that both
+ * return handlers run, each once. (The order holds when neither fgraph's
+ * nor the kprobes' ftrace_ops was registered before the case, as in a
+ * KUnit boot; elsewhere the kprobe traps first.)
  */
 static const bool kretprobe_first[] = { false, true };
 

@@ -342,9 +342,13 @@ static void fprobe_test_exit_stack_pointer(struct kunit *test)
  * injection does (bpf_override_return()): the function does not run, its
  * caller gets the value the handler set, the exit handlers of the call see
  * that value, and the call leaves no frame on the shadow stack. Where the
- * return address is in a register (powerpc, arm64, riscv, s390), the
- * override jumps to it after fgraph has hooked it; the call must still go
- * through the hook. Not under the "fprobe_kunit_target*" glob.
+ * return address is in a register (arm64, riscv, powerpc, s390), fgraph or
+ * fprobe hooks it after the entry handler ran; the override must return
+ * through what the register holds then, not through the address the
+ * handler saw. With the exit handler on another fprobe, each is registered
+ * first in turn: where entry-only and exit fprobes are on two ftrace_ops
+ * (s390), that decides which runs first. Not under the
+ * "fprobe_kunit_target*" glob.
  */
 #ifdef CONFIG_FUNCTION_ERROR_INJECTION
 #define OVERRIDE_RETVAL	0xdeadUL
@@ -377,45 +381,66 @@ static notrace void override_exit(struct fprobe *fp, unsigned long ip,
 }
 #endif /* CONFIG_FUNCTION_ERROR_INJECTION */
 
-/* The exit handler on the overriding fprobe, or on another one */
-static const bool override_exit_on_same[] = { true, false };
+/* Where the exit handler is, and which fprobe is registered first */
+enum override_case {
+	OVERRIDE_SAME,		/* on the overriding fprobe */
+	OVERRIDE_OTHER_AFTER,	/* on another, registered after it */
+	OVERRIDE_OTHER_BEFORE,	/* on another, registered before it */
+};
 
-static void override_desc(const bool *same, char *desc)
+static const enum override_case override_cases[] = {
+	OVERRIDE_SAME, OVERRIDE_OTHER_AFTER, OVERRIDE_OTHER_BEFORE,
+};
+
+static void override_desc(const enum override_case *c, char *desc)
 {
-	strscpy(desc, *same ? "same fprobe" : "another fprobe", KUNIT_PARAM_DESC_SIZE);
+	static const char * const names[] = {
+		[OVERRIDE_SAME]		= "same fprobe",
+		[OVERRIDE_OTHER_AFTER]	= "another fprobe, registered after",
+		[OVERRIDE_OTHER_BEFORE]	= "another fprobe, registered before",
+	};
+
+	strscpy(desc, names[*c], KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(override, override_exit_on_same, override_desc);
+KUNIT_ARRAY_PARAM(override, override_cases, override_desc);
 
 static void fprobe_test_override(struct kunit *test)
 {
 #ifdef CONFIG_FUNCTION_ERROR_INJECTION
 	unsigned long (*fn)(unsigned long) = fprobe_kunit_override_me;
-	const bool *same = test->param_value;
+	const enum override_case *c = test->param_value;
 	struct fprobe over = { .entry_handler = override_entry };
 	struct fprobe other = { .exit_handler = override_exit };
+	struct fprobe *first = &over, *second = NULL;
 	int depth_before, depth_after;
 	unsigned long ret1, ret2;
 
 	OPTIMIZER_HIDE_VAR(fn);
-	if (*same)
+	if (*c == OVERRIDE_SAME) {
 		over.exit_handler = override_exit;
+	} else if (*c == OVERRIDE_OTHER_AFTER) {
+		second = &other;
+	} else {
+		first = &other;
+		second = &over;
+	}
 	override_body_runs = 0;
 	override_exits = 0;
 	override_exit_ret = 0;
 
-	KUNIT_ASSERT_EQ(test, 0, register_fprobe(&over, "fprobe_kunit_override_me", NULL));
-	if (!*same && register_fprobe(&other, "fprobe_kunit_override_me", NULL)) {
-		unregister_fprobe(&over);
-		KUNIT_FAIL_AND_ABORT(test, "registering the exit fprobe failed");
+	KUNIT_ASSERT_EQ(test, 0, register_fprobe(first, "fprobe_kunit_override_me", NULL));
+	if (second && register_fprobe(second, "fprobe_kunit_override_me", NULL)) {
+		unregister_fprobe(first);
+		KUNIT_FAIL_AND_ABORT(test, "registering the second fprobe failed");
 	}
 	depth_before = current->curr_ret_depth;
 	ret1 = fn(1);
 	depth_after = current->curr_ret_depth;
 	ret2 = fn(2);
-	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&over));
-	if (!*same)
-		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&other));
+	if (second)
+		KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(second));
+	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(first));
 
 	KUNIT_EXPECT_EQ(test, ret1, OVERRIDE_RETVAL);
 	KUNIT_EXPECT_EQ(test, ret2, OVERRIDE_RETVAL);
