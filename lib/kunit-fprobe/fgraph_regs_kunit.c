@@ -11,9 +11,10 @@
  * An fprobe on the same target, whose frames fgraph returns by another path,
  * must not change what either sees, nor must a kretprobe on it; and an
  * fgraph_ops which takes the index of fprobe's, gone while a call fprobe
- * hooked was in flight, is not called at the return of that call. Stack traces taken in a probed function, and
- * perf callchains taken in interrupts that land in return_to_handler, find
- * the caller or stop, and never follow a wrong frame.
+ * hooked was in flight, is not called at the return of that call. Stack
+ * traces taken in a probed function, and perf callchains taken in
+ * interrupts that land in return_to_handler, find the caller or stop, and
+ * never follow a wrong frame.
  */
 #include <kunit/test.h>
 #include <linux/fprobe.h>
