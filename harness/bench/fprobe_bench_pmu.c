@@ -80,7 +80,9 @@ static long long tracepoint_id(const char *event)
 	long long id = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", event);
+	if (snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id",
+		     event) >= (int)sizeof(path))
+		return -1;
 	f = fopen(path, "r");
 	if (!f)
 		return -1;

@@ -10,8 +10,8 @@
  *  here                          mainline              why
  *  ----------------------------  --------------------  ----------------------
  *  a cache of the probed         the rhltable only     an entry-only fprobe:
- *  addresses before the                                135 -> 99 instructions
- *  rhltable (fprobe_ip_cache)
+ *  addresses before the                                136 -> 120 instructions
+ *  rhltable (fprobe_ip_cache)                          (arm64: 157 -> 142)
  *  one ftrace_ops runs the       fgraph's ops enters   one pass, not two:
  *  entry handlers and hooks      the fprobes with an   entry+exit 574 -> 276
  *  the return itself (x86_64,    exit handler          (arm64: 623 -> 317)
