@@ -11,8 +11,8 @@
  *  ----------------------------  --------------------  ----------------------
  *  a call that the recursion     not counted           6.12's fprobe counted
  *  lock stops is counted in                            it, and BPF's
- *  nmissed (lockdep off for                            kprobe_multi reports
- *  the lookup)                                         it
+ *  nmissed                                             kprobe_multi reports
+ *                                                      it
  *  one ftrace_ops runs the       fgraph's ops enters   one pass, not two:
  *  entry handlers and hooks      the fprobes with an   entry+exit 574 -> 276
  *  the return itself (x86_64,    exit handler          (arm64: 623 -> 317)
@@ -575,37 +575,45 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
 /*
  * A call of @ip that the recursion lock stopped is a miss of the fprobes
  * there, served by fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops
- * (@ftrace false), as it was for 6.12's fprobe. Finding them must call
- * nothing that can be probed, since the lock would not stop that call: the
- * rhltable's lookup calls lockdep's checks, in lib/rhashtable.c, unless
- * lockdep is off for the task (lockdep_off() is a macro for such callers),
- * and a bucket table that rhashtable had to allocate nested is read through
- * rht_bucket_nested(). fprobe_missing keeps this function from running
- * again inside itself in the same context, as from there or from a missed
- * handler that calls a probed function: such a call is not counted.
+ * (@ftrace false), as it was for 6.12's fprobe. The lookup and the missed
+ * handlers then run where the recursion lock is taken already, so that it
+ * would not stop a probed function they call: in a kernel with PROVE_RCU,
+ * the rhltable's lookup calls rcu_read_lock_held(), which can be traced,
+ * and a missed handler may call anything. fprobe_missing, a bit for each
+ * context on each CPU (as the ring buffer's trace_recursive_lock() keeps),
+ * stops the paths that count misses from entering themselves in one
+ * context: a call stopped there is not counted.
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_missing);
 
+/* Enter a path that counts misses, in context @ctx, preemption disabled */
+static __always_inline bool fprobe_missing_enter(unsigned int ctx)
+{
+	if (unlikely(__this_cpu_read(fprobe_missing) & ctx))
+		return false;
+	/* An interrupt between the load and the store clears what it sets */
+	__this_cpu_or(fprobe_missing, ctx);
+	return true;
+}
+
+static __always_inline void fprobe_missing_exit(unsigned int ctx)
+{
+	__this_cpu_and(fprobe_missing, ~ctx);
+}
+
 static noinline void fprobe_count_recursion(unsigned long ip, bool ftrace)
 {
-	struct rhlist_head *head;
 	unsigned int ctx;
 
 	if (!fprobe_rcu_read_lock())
 		return;
 	ctx = BIT(interrupt_context_level());
-	if (unlikely(__this_cpu_read(fprobe_missing) & ctx))
-		goto out;
-	/* An interrupt between the load and the store clears what it sets */
-	__this_cpu_or(fprobe_missing, ctx);
-
-	lockdep_off();
-	head = rhltable_lookup(&fprobe_ip_table, &ip, fprobe_rht_params);
-	lockdep_on();
-	fprobe_count_missed(head, ip, ftrace);
-
-	__this_cpu_and(fprobe_missing, ~ctx);
-out:
+	if (fprobe_missing_enter(ctx)) {
+		fprobe_count_missed(rhltable_lookup(&fprobe_ip_table, &ip,
+						    fprobe_rht_params),
+				    ip, ftrace);
+		fprobe_missing_exit(ctx);
+	}
 	fprobe_rcu_read_unlock();
 }
 
@@ -801,7 +809,7 @@ fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
 		   int size_words, struct ftrace_regs *fregs)
 {
 	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
-	unsigned int data_words;
+	unsigned int data_words, ctx;
 	struct fprobe *fp;
 	int bit;
 
@@ -815,8 +823,12 @@ fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
 	if (unlikely(bit < 0)) {
 		/* The missed handlers, as on the entry side */
 		if (fprobe_rcu_read_lock()) {
-			fprobe_return_all(func, fgraph_data, size_words, ret_ip,
-					  fregs, true);
+			ctx = BIT(interrupt_context_level());
+			if (fprobe_missing_enter(ctx)) {
+				fprobe_return_all(func, fgraph_data, size_words,
+						  ret_ip, fregs, true);
+				fprobe_missing_exit(ctx);
+			}
 			fprobe_rcu_read_unlock();
 		}
 		return;
@@ -1394,7 +1406,6 @@ static int fprobe_insert_some(struct fprobe_hlist *fph, unsigned long *addrs,
 			fprobe_nodes_reserve_for(addr, NULL);
 			break;
 		}
-		fprobe_nodes_reserve_for(addr, NULL);
 	}
 	return i;
 }

@@ -657,9 +657,9 @@ static void fprobe_test_counts(struct kunit *test)
 /*
  * An fprobe on some 4,000 functions ("s*" and "p*", which include the
  * scheduler's and printk's) next to one on the target: the address table
- * grows (rhashtable rehashes it) as they are inserted, the many are found
- * when their functions are called, and every call of the target is still
- * found, before, while and after the many are registered.
+ * grows as they are inserted, the many are found when their functions are
+ * called, and every call of the target is still found, before, while and
+ * after the many are registered.
  */
 static void fprobe_test_many_addresses(struct kunit *test)
 {
@@ -674,7 +674,7 @@ static void fprobe_test_many_addresses(struct kunit *test)
 	KUNIT_EXPECT_GT(test, many.fp.hlist_array->size, 1000);
 	/* printk() and the scheduler's functions are among the many */
 	kunit_info(test, "%d addresses\n", many.fp.hlist_array->size);
-	msleep(1);
+	usleep_range(1000, 2000);
 	call_target(NR_CALLS);
 	KUNIT_EXPECT_EQ(test, 0, unregister_fprobe(&many.fp));
 	KUNIT_EXPECT_GT(test, atomic_read(&many.entries), 0);
@@ -1290,11 +1290,13 @@ static void fprobe_test_missed_handler_calls_probed(struct kunit *test)
 }
 
 /*
- * Functions that the probe path itself uses (preempt count, RCU, the
- * address table's lockdep checks, which the path that counts a recursion
- * must not call): probing them must neither loop nor deadlock. Those the
- * config does not have out of line are left out; if none is there, the
- * case is skipped.
+ * Functions that the probe path itself uses (preempt count, RCU, the RCU
+ * lockdep checks of the address lookup): probing them must neither loop
+ * nor deadlock. Those the config does not have out of line are left out;
+ * if none is there, the case is skipped. With PROVE_RCU, the lookup calls
+ * rcu_read_lock_held(): a probe on it is entered once more from its own
+ * lookup, and the call from that one, which the recursion lock stops, is
+ * counted as missed, while the one from the lookup that counts it is not.
  */
 static void fprobe_test_probe_path_functions(struct kunit *test)
 {
@@ -1302,10 +1304,11 @@ static void fprobe_test_probe_path_functions(struct kunit *test)
 		"preempt_count_add", "preempt_count_sub", "__rcu_read_lock",
 		"__rcu_read_unlock", "rcu_read_unlock_strict", "rcu_is_watching",
 		"_raw_spin_lock", "_raw_spin_unlock", "fgraph_reserve_data",
-		"lockdep_rht_mutex_is_held", "lockdep_rht_bucket_is_held",
+		"rcu_read_lock_held", "rcu_lockdep_current_cpu_online",
 	};
 	struct test_probe *tp;
 	int i, nr = 0, ret;
+	int rcu_held = -1;
 
 	tp = kunit_kcalloc(test, ARRAY_SIZE(candidates), sizeof(*tp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tp);
@@ -1318,6 +1321,8 @@ static void fprobe_test_probe_path_functions(struct kunit *test)
 		if (!ret) {
 			kunit_info(test, "probing %s\n", candidates[i]);
 			nr++;
+			if (!strcmp(candidates[i], "rcu_read_lock_held"))
+				rcu_held = i;
 		}
 	}
 	if (!nr)
@@ -1333,6 +1338,13 @@ static void fprobe_test_probe_path_functions(struct kunit *test)
 		/* Calls may still have been in flight when it was removed */
 		KUNIT_EXPECT_LE_MSG(test, atomic_read(&tp[i].exits),
 				    atomic_read(&tp[i].entries), "%s", candidates[i]);
+	}
+	if (IS_ENABLED(CONFIG_PROVE_RCU)) {
+		KUNIT_ASSERT_GE(test, rcu_held, 0);
+		KUNIT_EXPECT_GT(test, atomic_read(&tp[rcu_held].entries), 0);
+		KUNIT_EXPECT_GT(test, tp[rcu_held].fp.nmissed, 0UL);
+		KUNIT_EXPECT_EQ(test, (unsigned long)atomic_read(&tp[rcu_held].missed),
+				tp[rcu_held].fp.nmissed);
 	}
 }
 
