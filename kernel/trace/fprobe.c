@@ -14,8 +14,8 @@
  *  nmissed                                             kprobe_multi reports
  *                                                      it
  *  one ftrace_ops runs the       fgraph's ops enters   one pass, not two:
- *  entry handlers and hooks      the fprobes with an   entry+exit 574 -> 276
- *  the return itself (x86_64,    exit handler          (arm64: 623 -> 317)
+ *  entry handlers and hooks      the fprobes with an   entry+exit 627 -> 357
+ *  the return itself (x86_64,    exit handler          (arm64: 692 -> 410)
  *  arm64, riscv, powerpc)
  *  several globs and a not-      one glob              the filters of the
  *  filter in one walk                                  fprobe PMU
