@@ -575,14 +575,17 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
 /*
  * A call of @ip that the recursion lock stopped is a miss of the fprobes
  * there, served by fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops
- * (@ftrace false), as it was for 6.12's fprobe. The lookup and the missed
- * handlers then run where the recursion lock is taken already, so that it
- * would not stop a probed function they call: in a kernel with PROVE_RCU,
- * the rhltable's lookup calls rcu_read_lock_held(), which can be traced,
- * and a missed handler may call anything. fprobe_missing, a bit for each
- * context on each CPU (as the ring buffer's trace_recursive_lock() keeps),
- * stops the paths that count misses from entering themselves in one
- * context: a call stopped there is not counted.
+ * (@ftrace false), as it was for 6.12's fprobe (but where RCU is not
+ * watching). The lookup and the missed handlers then run where the
+ * recursion lock is taken already, and so cannot stop a probed function
+ * they call: in a kernel with PROVE_RCU, the rhltable's lookup calls
+ * rcu_read_lock_held(), which can be traced (as can what it calls), and a
+ * missed handler may call anything. fprobe_missing, a bit for each context
+ * on each CPU (as the ring buffer's trace_recursive_lock() keeps, without
+ * its transition bit), keeps a call made inside a path that counts misses,
+ * this one or that of the exit handlers, from entering this one again in
+ * the same context: such a call is not counted, nor is one from an
+ * interrupt that comes before the interrupt count is raised.
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_missing);
 
@@ -609,9 +612,7 @@ static noinline void fprobe_count_recursion(unsigned long ip, bool ftrace)
 		return;
 	ctx = BIT(interrupt_context_level());
 	if (fprobe_missing_enter(ctx)) {
-		fprobe_count_missed(rhltable_lookup(&fprobe_ip_table, &ip,
-						    fprobe_rht_params),
-				    ip, ftrace);
+		fprobe_count_missed(fprobe_ip_lookup(ip), ip, ftrace);
 		fprobe_missing_exit(ctx);
 	}
 	fprobe_rcu_read_unlock();

@@ -13,6 +13,7 @@
 #include <linux/completion.h>
 #include <linux/context_tracking.h>
 #include <linux/cpumask.h>
+#include <linux/debug_locks.h>
 #include <linux/delay.h>
 #include <linux/error-injection.h>
 #include <linux/fprobe.h>
@@ -656,10 +657,10 @@ static void fprobe_test_counts(struct kunit *test)
 
 /*
  * An fprobe on some 4,000 functions ("s*" and "p*", which include the
- * scheduler's and printk's) next to one on the target: the address table
- * grows as they are inserted, the many are found when their functions are
- * called, and every call of the target is still found, before, while and
- * after the many are registered.
+ * scheduler's and printk's) next to one on the target: with the address
+ * table grown for them, the many are found when their functions are
+ * called, and every call of the target is still found, before and while
+ * the many are registered, and after they are gone.
  */
 static void fprobe_test_many_addresses(struct kunit *test)
 {
@@ -1339,12 +1340,13 @@ static void fprobe_test_probe_path_functions(struct kunit *test)
 		KUNIT_EXPECT_LE_MSG(test, atomic_read(&tp[i].exits),
 				    atomic_read(&tp[i].entries), "%s", candidates[i]);
 	}
-	if (IS_ENABLED(CONFIG_PROVE_RCU)) {
+	/* Only while lockdep runs: a report turns its checks off */
+	if (IS_ENABLED(CONFIG_PROVE_RCU) && debug_locks) {
 		KUNIT_ASSERT_GE(test, rcu_held, 0);
 		KUNIT_EXPECT_GT(test, atomic_read(&tp[rcu_held].entries), 0);
+		/* nmissed is not atomic: the CPUs count at once */
 		KUNIT_EXPECT_GT(test, tp[rcu_held].fp.nmissed, 0UL);
-		KUNIT_EXPECT_EQ(test, (unsigned long)atomic_read(&tp[rcu_held].missed),
-				tp[rcu_held].fp.nmissed);
+		KUNIT_EXPECT_GT(test, atomic_read(&tp[rcu_held].missed), 0);
 	}
 }
 
