@@ -585,7 +585,11 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
  * its transition bit), keeps a call made inside a path that counts misses,
  * this one or that of the exit handlers, from entering this one again in
  * the same context: such a call is not counted, nor is one from an
- * interrupt that comes before the interrupt count is raised.
+ * interrupt that comes before the interrupt count is raised. The lookup
+ * runs with lockdep off for the task (lockdep_off() is a macro, and is
+ * not traced itself): with lockdep's checks, stopped calls
+ * of the functions the probe path uses itself, probed, made registering
+ * those fprobes on a PROVE_RCU kernel take minutes instead of seconds.
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_missing);
 
@@ -606,13 +610,17 @@ static __always_inline void fprobe_missing_exit(unsigned int ctx)
 
 static noinline void fprobe_count_recursion(unsigned long ip, bool ftrace)
 {
+	struct rhlist_head *head;
 	unsigned int ctx;
 
 	if (!fprobe_rcu_read_lock())
 		return;
 	ctx = BIT(interrupt_context_level());
 	if (fprobe_missing_enter(ctx)) {
-		fprobe_count_missed(fprobe_ip_lookup(ip), ip, ftrace);
+		lockdep_off();
+		head = fprobe_ip_lookup(ip);
+		lockdep_on();
+		fprobe_count_missed(head, ip, ftrace);
 		fprobe_missing_exit(ctx);
 	}
 	fprobe_rcu_read_unlock();
