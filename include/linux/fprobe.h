@@ -139,21 +139,7 @@ static inline bool fprobe_shared_with_kprobes(struct fprobe *fp)
 #define FPROBE_TRACED_BY_FTRACE		BIT(1)
 
 unsigned int fprobe_traced_by(unsigned long addr);
-
-/* What fprobe_ip_cache_stats() reads of the address cache */
-struct fprobe_ip_cache_stats {
-	unsigned int	slots;		/* Its size */
-	unsigned int	addrs;		/* The probed addresses */
-	unsigned int	cached;		/* Those the readers find in it */
-	unsigned int	away;		/* Those of them not in their own slot */
-	unsigned int	stale;		/* Those held with a wrong node */
-};
-
-void fprobe_ip_cache_stats(struct fprobe_ip_cache_stats *st);
 #endif
-
-/* The address cache of fprobe has up to BIT(FPROBE_IP_CACHE_MAX_BITS) slots */
-#define FPROBE_IP_CACHE_MAX_BITS	17
 
 /* fprobe_ips_from_filter(): each glob of the filter must match a function */
 #define FPROBE_FILTER_EACH_GLOB		BIT(0)

@@ -9,12 +9,13 @@
  *
  *  here                          mainline              why
  *  ----------------------------  --------------------  ----------------------
- *  a cache of the probed         the rhltable only     an entry-only fprobe:
- *  addresses before the                                136 -> 120 instructions
- *  rhltable (fprobe_ip_cache)                          (arm64: 157 -> 142)
+ *  a call that the recursion     not counted           6.12's fprobe counted
+ *  lock stops is counted in                            it, and BPF's
+ *  nmissed                                             kprobe_multi reports
+ *                                                      it
  *  one ftrace_ops runs the       fgraph's ops enters   one pass, not two:
- *  entry handlers and hooks      the fprobes with an   entry+exit 574 -> 276
- *  the return itself (x86_64,    exit handler          (arm64: 623 -> 317)
+ *  entry handlers and hooks      the fprobes with an   entry+exit 627 -> 357
+ *  the return itself (x86_64,    exit handler          (arm64: 692 -> 410)
  *  arm64, riscv, powerpc)
  *  several globs and a not-      one glob              the filters of the
  *  filter in one walk                                  fprobe PMU
@@ -165,9 +166,6 @@
  * from fgraph itself, as the own_retfunc of fprobe_graph_ops) and calls the
  * exit handler of each fprobe in it that is still registered, with the
  * ftrace_regs saved at the return.
- *
- * fprobe_ip_table has a set-associative cache of the first node of each
- * address in front of it (fprobe_ip_cache, see fprobe_ip_lookup()).
  *
  * Both tables are updated under fprobe_mutex, and read under RCU (or with
  * preemption disabled) from the callbacks. unregister_fprobe() waits for an
@@ -331,12 +329,6 @@ static __always_inline bool fprobe_is_ftrace(struct fprobe *fp)
 	return !fp->exit_handler;
 }
 
-/* An upper bound of the number of probed addresses, for the cache size */
-static int fprobe_nr_addrs(void)
-{
-	return fprobe_graph_nr_addrs + fprobe_ftrace_nr_addrs;
-}
-
 /* Hash the probed address (the key of fprobe_ip_table) */
 static u32 fprobe_node_hashfn(const void *data, u32 len, u32 seed)
 {
@@ -405,217 +397,25 @@ static __always_inline void fprobe_rcu_read_unlock(void)
 	preempt_enable_notrace();
 }
 
-/*
- * The address lookup is most of the cost of an entry-only fprobe, and the
- * rhltable's generic lookup takes some 30 instructions. fprobe_ip_cache is a
- * set-associative cache in front of it: each slot holds the first node of
- * one probed address, or NULL, so that a hit costs a hash, a load and a
- * compare. An address hashes to a slot of its own, and may be held in any
- * slot of the set of FPROBE_IP_CACHE_WAYS slots (a cache line) around it:
- * its own slot is looked at first, the others, from the next one on, only
- * when that one holds another address. An address keeps its slot until it
- * is no longer probed; an address whose set is full, and any miss, go to
- * the rhltable. Updated with the rhltable, under fprobe_mutex, so that a
- * slot always holds the current first node of its address, except while a
- * node is being inserted or removed: a reader may then start from the
- * previous first node, which still leads to the others (a removed node
- * keeps its next pointer, and has a NULL fp). Nodes are freed after an RCU
- * grace period that follows their removal from both. A slot whose address
- * is no longer probed becomes free for the next address of its set that
- * is inserted.
- *
- * The cache has BIT(fprobe_ip_cache_bits) slots, at least twice as many as
- * there are probed addresses (up to FPROBE_IP_CACHE_MAX_BITS), so that
- * sets are seldom full even when every function is probed (a direct-mapped
- * cache of that size leaves a fifth of the addresses out, 8 ways under one
- * in a hundred): fprobe_ip_cache_grow() replaces it with a bigger one as
- * addresses are added. It never shrinks, so a reader which reads the size,
- * then the array (see fprobe_ip_cache_slot()), always indexes within the
- * array it reads. Arrays are aligned to their set size: kvcalloc() of a
- * power of two of at least a page is page-aligned.
- */
-#define FPROBE_IP_CACHE_MIN_BITS	12
-#define FPROBE_IP_CACHE_WAYS		8
-#define FPROBE_IP_CACHE_SET_BYTES	(FPROBE_IP_CACHE_WAYS * sizeof(void *))
-static struct rhlist_head __rcu *fprobe_ip_cache_min[BIT(FPROBE_IP_CACHE_MIN_BITS)]
-	__aligned(FPROBE_IP_CACHE_SET_BYTES);
-static struct rhlist_head __rcu **fprobe_ip_cache = fprobe_ip_cache_min;
-static unsigned int fprobe_ip_cache_bits = FPROBE_IP_CACHE_MIN_BITS;
-/* BITS_PER_LONG - fprobe_ip_cache_bits, what the readers use */
-static unsigned int fprobe_ip_cache_shift = BITS_PER_LONG - FPROBE_IP_CACHE_MIN_BITS;
-
-/* hash_long(@addr, BITS_PER_LONG - @shift), without computing the shift */
-static __always_inline unsigned long fprobe_ip_hash(unsigned long addr,
-						    unsigned int shift)
-{
-#if BITS_PER_LONG == 64
-	return (addr * GOLDEN_RATIO_64) >> shift;
-#else
-	return (addr * GOLDEN_RATIO_32) >> shift;
-#endif
-}
-
-static __always_inline struct rhlist_head __rcu **fprobe_ip_cache_slot(unsigned long addr)
-{
-	/* The size first: the array is at least that big. */
-	unsigned int shift = smp_load_acquire(&fprobe_ip_cache_shift);
-
-	return &READ_ONCE(fprobe_ip_cache)[fprobe_ip_hash(addr, shift)];
-}
-
-/*
- * The @i-th slot of the set of @slot, counting from @slot and wrapping
- * around: an address goes to the first free slot in that order, so that
- * most of those away from their own slot are found at the next one.
- */
-static __always_inline struct rhlist_head __rcu **
-fprobe_ip_cache_way(struct rhlist_head __rcu **slot, unsigned int i)
-{
-	struct rhlist_head __rcu **set = PTR_ALIGN_DOWN(slot, FPROBE_IP_CACHE_SET_BYTES);
-
-	return set + ((slot - set + i) & (FPROBE_IP_CACHE_WAYS - 1));
-}
-
-static __always_inline unsigned long fprobe_rhl_addr(struct rhlist_head *head)
-{
-	return container_of(head, struct fprobe_hlist_node, hlist)->addr;
-}
-
-/*
- * The first node probing @addr if the cache holds it, else NULL. Must be
- * called under RCU or fprobe_mutex. The loads are rcu_dereference_raw():
- * this is called where a probed function may not be (the recursion path),
- * and lockdep's checks are functions that can be probed.
- */
-static __always_inline struct rhlist_head *fprobe_ip_cache_find(unsigned long addr)
-{
-	struct rhlist_head __rcu **slot = fprobe_ip_cache_slot(addr);
-	struct rhlist_head *head;
-	unsigned int i;
-
-	head = rcu_dereference_raw(*slot);
-	if (likely(head && fprobe_rhl_addr(head) == addr))
-		return head;
-	/* Another address holds its own slot: the other ways of its set */
-	for (i = 1; i < FPROBE_IP_CACHE_WAYS; i++) {
-		head = rcu_dereference_raw(*fprobe_ip_cache_way(slot, i));
-		if (head && fprobe_rhl_addr(head) == addr)
-			return head;
-	}
-	return NULL;
-}
-
-/*
- * The slot for @addr in @cache, of shift @shift: the one that holds it, else
- * the first free slot of its set, from its own; NULL if the set is full.
- */
-static struct rhlist_head __rcu **
-fprobe_ip_cache_place(struct rhlist_head __rcu **cache, unsigned int shift,
-		      unsigned long addr)
-{
-	struct rhlist_head __rcu **slot = &cache[fprobe_ip_hash(addr, shift)];
-	struct rhlist_head __rcu **way, **free = NULL;
-	struct rhlist_head *cached;
-	unsigned int i;
-
-	lockdep_assert_held(&fprobe_mutex);
-
-	for (i = 0; i < FPROBE_IP_CACHE_WAYS; i++) {
-		way = fprobe_ip_cache_way(slot, i);
-		cached = rcu_dereference_protected(*way,
-						   lockdep_is_held(&fprobe_mutex));
-		if (!cached) {
-			if (!free)
-				free = way;
-		} else if (fprobe_rhl_addr(cached) == addr) {
-			return way;
-		}
-	}
-	return free;
-}
-
-/*
- * Make the cache at least twice as big as the number of probed addresses,
- * @nr_addrs, if it can grow. Filled from the fprobes registered so far; the
- * nodes being inserted are added to it afterwards, by fprobe_ip_cache_update().
- * If the allocation fails, the smaller cache goes on working.
- */
-static void fprobe_ip_cache_grow(int nr_addrs)
-{
-	unsigned int bits = fprobe_ip_cache_bits, shift, i;
-	struct rhlist_head __rcu **cache, **old, **way;
-	struct fprobe_hlist *fph;
-	struct rhlist_head *head;
-	unsigned long addr;
-
-	lockdep_assert_held(&fprobe_mutex);
-
-	while (bits < FPROBE_IP_CACHE_MAX_BITS && BIT(bits) < 2UL * nr_addrs)
-		bits++;
-	if (bits == fprobe_ip_cache_bits)
-		return;
-	shift = BITS_PER_LONG - bits;
-
-	/* Shared by all the fprobe users: not charged to this one */
-	cache = kvcalloc(BIT(bits), sizeof(*cache), GFP_KERNEL);
-	if (!cache)
-		return;
-	if (WARN_ON_ONCE(!IS_ALIGNED((unsigned long)cache,
-				     FPROBE_IP_CACHE_SET_BYTES))) {
-		kvfree(cache);
-		return;
-	}
-
-	/*
-	 * The addresses which have a slot keep one: with more bits, a set
-	 * splits into sets which take no other address.
-	 */
-	for (i = 0; i < BIT(fprobe_ip_cache_bits); i++) {
-		head = rcu_dereference_protected(fprobe_ip_cache[i],
-						 lockdep_is_held(&fprobe_mutex));
-		if (!head)
-			continue;
-		way = fprobe_ip_cache_place(cache, shift, fprobe_rhl_addr(head));
-		if (way)
-			RCU_INIT_POINTER(*way, head);
-	}
-	/* Then the others, in the free slots */
-	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
-		hlist_for_each_entry_rcu(fph, &fprobe_table[i], hlist,
-					 lockdep_is_held(&fprobe_mutex)) {
-			for (int j = 0; j < fph->size; j++) {
-				addr = fph->array[j].addr;
-				way = fprobe_ip_cache_place(cache, shift, addr);
-				if (!way || rcu_access_pointer(*way))
-					continue;
-				rcu_read_lock();
-				head = rhltable_lookup(&fprobe_ip_table, &addr,
-						       fprobe_rht_params);
-				rcu_read_unlock();
-				RCU_INIT_POINTER(*way, head);
-			}
-			cond_resched();
-		}
-	}
-
-	old = fprobe_ip_cache;
-	/* Publish the filled array, before its size: see fprobe_ip_cache_slot() */
-	smp_store_release(&fprobe_ip_cache, cache);
-	/* Pairs with the acquire in fprobe_ip_cache_slot() */
-	smp_store_release(&fprobe_ip_cache_shift, shift);
-	fprobe_ip_cache_bits = bits;
-	if (old != fprobe_ip_cache_min)
-		kvfree_rcu_mightsleep(old);
-}
-
 /* Find the nodes probing @addr. Must be called under RCU or fprobe_mutex. */
 static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
 {
-	struct rhlist_head *head = fprobe_ip_cache_find(addr);
-
-	if (likely(head))
-		return head;
 	return rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
+}
+
+/*
+ * Find the nodes probing @addr for a call of it, under RCU: NULL, as if there
+ * were none, where the lookup could wait for ever on a resize of the rhltable
+ * (see rhashtable_lookup_may_spin()): in the task that resizes it, whose calls
+ * are then not probed, and in an NMI while it is resized. Other contexts are
+ * neither, and do not ask.
+ */
+static __always_inline struct rhlist_head *fprobe_call_lookup(unsigned long addr)
+{
+	if (unlikely((current->flags & PF_WQ_WORKER) || in_nmi()) &&
+	    rhashtable_lookup_may_spin(&fprobe_ip_table.ht))
+		return NULL;
+	return fprobe_ip_lookup(addr);
 }
 
 /*
@@ -670,28 +470,6 @@ static void fprobe_nodes_reserve_for(unsigned long addr,
 						       fprobe_rht_params),
 				       new);
 	rcu_read_unlock();
-}
-
-/*
- * Bring the cache slot of @addr, and what its nodes reserve, up to date
- * after a change to the rhltable
- */
-static void fprobe_ip_cache_update(unsigned long addr)
-{
-	struct rhlist_head __rcu **way;
-	struct rhlist_head *head;
-
-	lockdep_assert_held(&fprobe_mutex);
-
-	rcu_read_lock();
-	head = rhltable_lookup(&fprobe_ip_table, &addr, fprobe_rht_params);
-	fprobe_nodes_set_reserve_words(head, NULL);
-	rcu_read_unlock();
-
-	way = fprobe_ip_cache_place(fprobe_ip_cache, fprobe_ip_cache_shift, addr);
-	if (!way)
-		return;		/* Its set is full: the rhltable serves it */
-	rcu_assign_pointer(*way, head);
 }
 
 /*
@@ -810,6 +588,59 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
 }
 
 /*
+ * A call of @ip that the recursion lock stopped is a miss of the fprobes
+ * there, served by fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops
+ * (@ftrace false), as it was for 6.12's fprobe (but where RCU is not
+ * watching). The lookup and the missed handlers then run where the
+ * recursion lock is taken already, and so cannot stop a probed function
+ * they call: in a kernel with PROVE_RCU, the rhltable's lookup calls
+ * rcu_read_lock_held(), which can be traced (as can what it calls, and
+ * current_work() in a workqueue worker), and a missed handler may call
+ * anything. fprobe_missing, a bit for each context
+ * on each CPU (as the ring buffer's trace_recursive_lock() keeps, without
+ * its transition bit), keeps a call made inside a path that counts misses,
+ * this one or that of the exit handlers, from entering this one again in
+ * the same context: such a call is not counted, nor is one from an
+ * interrupt that comes before the interrupt count is raised. The lookup
+ * leaves out, as the callbacks' own does, the calls made by the rhltable's
+ * resize and in an NMI while it lasts (see fprobe_call_lookup()).
+ */
+static DEFINE_PER_CPU(unsigned int, fprobe_missing);
+
+/* Enter a path that counts misses, in context @ctx, preemption disabled */
+static __always_inline bool fprobe_missing_enter(unsigned int ctx)
+{
+	if (unlikely(__this_cpu_read(fprobe_missing) & ctx))
+		return false;
+	/* An interrupt between the load and the store clears what it sets */
+	__this_cpu_or(fprobe_missing, ctx);
+	return true;
+}
+
+static __always_inline void fprobe_missing_exit(unsigned int ctx)
+{
+	__this_cpu_and(fprobe_missing, ~ctx);
+}
+
+static noinline void fprobe_count_recursion(unsigned long ip, bool ftrace)
+{
+	struct rhlist_head *head;
+	unsigned int ctx;
+
+	if (!fprobe_rcu_read_lock())
+		return;
+	ctx = BIT(interrupt_context_level());
+	if (fprobe_missing_enter(ctx)) {
+		head = fprobe_call_lookup(ip);
+		fprobe_count_missed(head, ip, ftrace);
+		fprobe_missing_exit(ctx);
+	}
+	fprobe_rcu_read_unlock();
+}
+
+NOKPROBE_SYMBOL(fprobe_count_recursion);
+
+/*
  * The longs that the fprobes on @head with an exit handler reserve together
  * at a call, as long as they fit in one reserved block: kept up to date in
  * each node by fprobe_nodes_set_reserve_words(), so that no call walks the
@@ -905,12 +736,7 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	 */
 	bit = ftrace_test_recursion_trylock(func, ret_ip);
 	if (bit < 0) {
-		/* Only from the cache: the rhltable's checks can be probed */
-		if (fprobe_rcu_read_lock()) {
-			fprobe_count_missed(fprobe_ip_cache_find(func), func,
-					    false);
-			fprobe_rcu_read_unlock();
-		}
+		fprobe_count_recursion(func, false);
 		return 0;
 	}
 
@@ -918,7 +744,7 @@ static int fprobe_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 		ftrace_test_recursion_unlock(bit);
 		return 0;
 	}
-	head = fprobe_ip_lookup(func);
+	head = fprobe_call_lookup(func);
 	if (unlikely(!head))
 		goto out_unlock;
 
@@ -1004,7 +830,7 @@ fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
 		   int size_words, struct ftrace_regs *fregs)
 {
 	unsigned long ret_ip = ftrace_regs_get_instruction_pointer(fregs);
-	unsigned int data_words;
+	unsigned int data_words, ctx;
 	struct fprobe *fp;
 	int bit;
 
@@ -1018,8 +844,12 @@ fprobe_return_data(unsigned long func, unsigned long *fgraph_data,
 	if (unlikely(bit < 0)) {
 		/* The missed handlers, as on the entry side */
 		if (fprobe_rcu_read_lock()) {
-			fprobe_return_all(func, fgraph_data, size_words, ret_ip,
-					  fregs, true);
+			ctx = BIT(interrupt_context_level());
+			if (fprobe_missing_enter(ctx)) {
+				fprobe_return_all(func, fgraph_data, size_words,
+						  ret_ip, fregs, true);
+				fprobe_missing_exit(ctx);
+			}
 			fprobe_rcu_read_unlock();
 		}
 		return;
@@ -1151,9 +981,8 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 
 	/*
 	 * Removing copies the filter, which can fail. The addresses are then
-	 * left in it: while the ops is registered, their calls miss the address
-	 * cache, find no node and run no handler, and the next first address
-	 * drops them.
+	 * left in it: while the ops is registered, their calls find no node and
+	 * run no handler, and the next first address drops them.
 	 */
 	if (ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
@@ -1163,8 +992,8 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
  * fprobe_ftrace_entry() for any set of fprobes on @ip: with FPROBE_FTRACE_RETURN,
  * when some have an exit handler, push a function graph frame with the data
  * they need, run the entry handlers, and hook the return if one of the exit
- * handlers is still wanted. Kept out of line, with the full address lookup,
- * so that the fast paths of fprobe_ftrace_entry() keep few registers.
+ * handlers is still wanted. Kept out of line, so that the fast paths of
+ * fprobe_ftrace_entry() keep few registers.
  */
 static noinline void
 fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
@@ -1174,12 +1003,6 @@ fprobe_ftrace_entry_nodes(struct rhlist_head *head, unsigned long ip,
 	unsigned long *retp = NULL;
 	int reserved_words = 0;
 	int used;
-
-	/* Not in the cache: its set is full, or nothing probes @ip now */
-	if (!head)
-		head = rhltable_lookup(&fprobe_ip_table, &ip, fprobe_rht_params);
-	if (!head)
-		return;
 
 #if FPROBE_FTRACE_RETURN
 	reserved_words = fprobe_entry_reserve_words(head);
@@ -1255,25 +1078,13 @@ fprobe_ftrace_entry_one(struct fprobe *fp, unsigned long ip,
 }
 #endif
 
-/* Count the recursion on @ip as a miss of its fprobes */
-static noinline void fprobe_ftrace_missed(unsigned long ip)
-{
-	/* Only from the cache: the rhltable's checks can be probed */
-	if (fprobe_rcu_read_lock()) {
-		fprobe_count_missed(fprobe_ip_cache_find(ip), ip, true);
-		fprobe_rcu_read_unlock();
-	}
-}
-
-NOKPROBE_SYMBOL(fprobe_ftrace_missed);
-
 /*
  * The ftrace_ops callback: run the entry handlers of the fprobes on @ip which
  * it serves. With FPROBE_FTRACE_RETURN, these are all of them, and the
  * returns are hooked from here; otherwise, these are the entry-only ones.
- * A lone fprobe on an address found in the cache, the most common case, is
- * called from here (or from fprobe_ftrace_entry_one() if it has an exit
- * handler); fprobe_ftrace_entry_nodes() does the rest.
+ * A lone fprobe on an address, the most common case, is called from here
+ * (or from fprobe_ftrace_entry_one() if it has an exit handler);
+ * fprobe_ftrace_entry_nodes() does the rest.
  */
 static __flatten void
 fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
@@ -1290,7 +1101,7 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	 */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0) {
-		fprobe_ftrace_missed(ip);
+		fprobe_count_recursion(ip, true);
 		return;
 	}
 	if (unlikely(!rcu_is_watching()))
@@ -1298,7 +1109,7 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 
 	/* The recursion lock disabled preemption: that is the RCU read lock. */
 	rcu_lock_acquire(&rcu_lock_map);
-	head = fprobe_ip_cache_find(ip);
+	head = fprobe_call_lookup(ip);
 	if (likely(head && !rcu_access_pointer(head->next))) {
 		node = container_of(head, struct fprobe_hlist_node, hlist);
 		fp = READ_ONCE(node->fp);
@@ -1310,7 +1121,7 @@ fprobe_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 				fprobe_ftrace_entry_one(fp, ip, parent_ip,
 							fregs);
 		}
-	} else {
+	} else if (head) {
 		fprobe_ftrace_entry_nodes(head, ip, parent_ip, fregs);
 	}
 	rcu_lock_release(&rcu_lock_map);
@@ -1379,9 +1190,8 @@ static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
 
 	/*
 	 * Removing copies the filter, which can fail. The addresses are then
-	 * left in it: while the ops is registered, their calls miss the address
-	 * cache, find no node and run no handler, and the next first address
-	 * drops them.
+	 * left in it: while the ops is registered, their calls find no node and
+	 * run no handler, and the next first address drops them.
 	 */
 	if (ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0))
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
@@ -1449,50 +1259,6 @@ unsigned int fprobe_traced_by(unsigned long addr)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(fprobe_traced_by);
-
-/**
- * fprobe_ip_cache_stats() - Read how the address cache holds the addresses.
- * @st: Where to put the numbers.
- *
- * For the KUnit tests, which check that it grows with the probed addresses,
- * that the readers find what it holds, and that it holds the right nodes.
- */
-void fprobe_ip_cache_stats(struct fprobe_ip_cache_stats *st)
-{
-	struct rhlist_head *head, *cached;
-	struct fprobe_hlist_node *node;
-	struct fprobe_hlist *fph;
-	int i, j;
-
-	memset(st, 0, sizeof(*st));
-	guard(mutex)(&fprobe_mutex);
-	st->slots = BIT(fprobe_ip_cache_bits);
-	for (i = 0; i < FPROBE_TABLE_SIZE; i++) {
-		hlist_for_each_entry_rcu(fph, &fprobe_table[i], hlist,
-					 lockdep_is_held(&fprobe_mutex)) {
-			for (j = 0; j < fph->size; j++) {
-				node = &fph->array[j];
-				rcu_read_lock();
-				head = rhltable_lookup(&fprobe_ip_table, &node->addr,
-						       fprobe_rht_params);
-				rcu_read_unlock();
-				/* Each address once, by its first node */
-				if (head != &node->hlist)
-					continue;
-				st->addrs++;
-				cached = fprobe_ip_cache_find(node->addr);
-				if (!cached)
-					continue;
-				st->cached++;
-				if (cached != head)
-					st->stale++;
-				if (cached != rcu_access_pointer(*fprobe_ip_cache_slot(node->addr)))
-					st->away++;
-			}
-		}
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(fprobe_ip_cache_stats);
 #endif /* CONFIG_KUNIT */
 
 #if FPROBE_FTRACE_RETURN
@@ -1584,7 +1350,7 @@ static bool delete_fprobe_node(struct fprobe_hlist_node *node)
 
 	WRITE_ONCE(node->fp, NULL);
 	rhltable_remove(&fprobe_ip_table, &node->hlist, fprobe_rht_params);
-	fprobe_ip_cache_update(node->addr);
+	fprobe_nodes_reserve_for(node->addr, NULL);
 	return !fprobe_ip_in_use(node->addr, fprobe_is_ftrace(fp), NULL);
 }
 
@@ -1594,10 +1360,9 @@ static bool delete_fprobe_node(struct fprobe_hlist_node *node)
  * addresses of @fph to remove them at once, or NULL to remove them one by one.
  *
  * With @addrs, the addresses leave the filter first, so that no call of
- * them looks for the nodes as they go: such a call would miss the address
- * cache and go through the rhltable, and while the functions probed are
- * those the removal itself calls (preempt_count_sub(), say), most calls
- * would. One by one, an address leaves the filter after its last node.
+ * them looks for the nodes as they go, which would cost much while the
+ * functions probed are those the removal itself calls (preempt_count_sub(),
+ * say). One by one, an address leaves the filter after its last node.
  */
 static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
 {
@@ -1662,7 +1427,6 @@ static int fprobe_insert_some(struct fprobe_hlist *fph, unsigned long *addrs,
 			fprobe_nodes_reserve_for(addr, NULL);
 			break;
 		}
-		fprobe_ip_cache_update(addr);
 	}
 	return i;
 }
@@ -1681,7 +1445,7 @@ static void fprobe_remove_some(struct fprobe_hlist *fph, int end,
 		WRITE_ONCE(fph->array[i].fp, NULL);
 		rhltable_remove(&fprobe_ip_table, &fph->array[i].hlist,
 				fprobe_rht_params);
-		fprobe_ip_cache_update(addr);
+		fprobe_nodes_reserve_for(addr, NULL);
 	}
 }
 
@@ -1712,7 +1476,6 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 			addrs[count++] = fph->array[i].addr;
 	}
 
-	fprobe_ip_cache_grow(fprobe_nr_addrs() + count);
 	i = fprobe_insert_some(fph, addrs, count, true, &ret);
 	if (ret)
 		goto out_remove_new;
