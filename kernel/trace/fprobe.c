@@ -27,6 +27,10 @@
  *  being hooked or unhooked                            patching's own calls
  *  missed_handler                nmissed only          the PMU counts lost
  *                                                      calls per event
+ *  no lookup from the            looks up              the lookup waits for
+ *  rhltable's resize worker,                           ever for the move it
+ *  nor in an NMI during a                              interrupted
+ *  resize
  */
 #define pr_fmt(fmt) "fprobe: " fmt
 
