@@ -27,10 +27,9 @@
  *  being hooked or unhooked                            patching's own calls
  *  missed_handler                nmissed only          the PMU counts lost
  *                                                      calls per event
- *  no lookup from the            looks up              the lookup waits for
- *  rhltable's resize worker,                           ever for the move it
- *  nor in an NMI during a                              interrupted
- *  resize
+ *  no lookup in an NMI during    looks up              the lookup could wait
+ *  a resize of the rhltable                            for ever for the move
+ *                                                      it interrupted
  */
 #define pr_fmt(fmt) "fprobe: " fmt
 
@@ -409,15 +408,12 @@ static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
 
 /*
  * Find the nodes probing @addr for a call of it, under RCU: NULL, as if there
- * were none, where the lookup could wait for ever on a resize of the rhltable
- * (see rhashtable_lookup_may_spin()): in the task that resizes it, whose calls
- * are then not probed, and in an NMI while it is resized. Other contexts are
- * neither, and do not ask.
+ * were none, in an NMI that may have come in the middle of a resize of the
+ * rhltable, whose lookup could wait for ever (rhashtable_lookup_may_spin()).
  */
 static __always_inline struct rhlist_head *fprobe_call_lookup(unsigned long addr)
 {
-	if (unlikely((current->flags & PF_WQ_WORKER) || in_nmi()) &&
-	    rhashtable_lookup_may_spin(&fprobe_ip_table.ht))
+	if (unlikely(in_nmi()) && rhashtable_lookup_may_spin(&fprobe_ip_table.ht))
 		return NULL;
 	return fprobe_ip_lookup(addr);
 }
@@ -598,16 +594,15 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
  * watching). The lookup and the missed handlers then run where the
  * recursion lock is taken already, and so cannot stop a probed function
  * they call: in a kernel with PROVE_RCU, the rhltable's lookup calls
- * rcu_read_lock_held(), which can be traced (as can what it calls, and
- * current_work() in a workqueue worker), and a missed handler may call
- * anything. fprobe_missing, a bit for each context
+ * rcu_read_lock_held(), which can be traced (as can what it calls), and a
+ * missed handler may call anything. fprobe_missing, a bit for each context
  * on each CPU (as the ring buffer's trace_recursive_lock() keeps, without
  * its transition bit), keeps a call made inside a path that counts misses,
  * this one or that of the exit handlers, from entering this one again in
  * the same context: such a call is not counted, nor is one from an
  * interrupt that comes before the interrupt count is raised. The lookup
- * leaves out, as the callbacks' own does, the calls made by the rhltable's
- * resize and in an NMI while it lasts (see fprobe_call_lookup()).
+ * leaves out, as the callbacks' own does, an NMI during a resize of the
+ * rhltable (see fprobe_call_lookup()).
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_missing);
 
