@@ -27,9 +27,9 @@
  *  being hooked or unhooked                            patching's own calls
  *  missed_handler                nmissed only          the PMU counts lost
  *                                                      calls per event
- *  no lookup in an NMI during    looks up              the lookup could wait
- *  a resize of the rhltable                            for ever for the move
- *                                                      it interrupted
+ *  no lookup in an NMI in the    looks up              the lookup would wait
+ *  middle of a move by a                               for ever for the move
+ *  resize of the rhltable                              it interrupted
  */
 #define pr_fmt(fmt) "fprobe: " fmt
 
@@ -408,8 +408,12 @@ static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
 
 /*
  * Find the nodes probing @addr for a call of it, under RCU: NULL, as if there
- * were none, in an NMI that may have come in the middle of a resize of the
- * rhltable, whose lookup could wait for ever (rhashtable_lookup_may_spin()).
+ * were none, in an NMI that came in the middle of the move of an entry by a
+ * resize of the rhltable, where the lookup would wait for ever
+ * (rhashtable_lookup_may_spin()). Only NMIs ask, to keep the test off the
+ * path of the other calls: a kprobe or a breakpoint that root places inside
+ * a move, whose exception is not an NMI (arm64, an optimized kprobe on x86),
+ * is not covered.
  */
 static __always_inline struct rhlist_head *fprobe_call_lookup(unsigned long addr)
 {
@@ -601,8 +605,8 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
  * this one or that of the exit handlers, from entering this one again in
  * the same context: such a call is not counted, nor is one from an
  * interrupt that comes before the interrupt count is raised. The lookup
- * leaves out, as the callbacks' own does, an NMI during a resize of the
- * rhltable (see fprobe_call_lookup()).
+ * leaves out, as the callbacks' own does, an NMI in the middle of a move by
+ * a resize of the rhltable (see fprobe_call_lookup()).
  */
 static DEFINE_PER_CPU(unsigned int, fprobe_missing);
 
