@@ -417,9 +417,21 @@ static __always_inline struct rhlist_head *fprobe_ip_lookup(unsigned long addr)
  */
 static __always_inline struct rhlist_head *fprobe_call_lookup(unsigned long addr)
 {
+	struct rhlist_head *head;
+
 	if (unlikely(in_nmi()) && rhashtable_lookup_may_spin(&fprobe_ip_table.ht))
 		return NULL;
-	return fprobe_ip_lookup(addr);
+	/*
+	 * Lockdep knows of the RCU read lock (fprobe_rcu_read_lock()). The
+	 * rhltable's own checks of it would call rcu_read_lock_held(), which
+	 * can be probed: with every function probed, each probed call went
+	 * through it and was caught again by the recursion lock. Without
+	 * CONFIG_LOCKDEP, lockdep_off() is nothing.
+	 */
+	lockdep_off();
+	head = fprobe_ip_lookup(addr);
+	lockdep_on();
+	return head;
 }
 
 /*
