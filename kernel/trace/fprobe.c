@@ -609,13 +609,12 @@ static nokprobe_inline void fprobe_count_missed(struct rhlist_head *head,
  * (@ftrace false), as it was for 6.12's fprobe (but where RCU is not
  * watching). The lookup and the missed handlers then run where the
  * recursion lock is taken already, and so cannot stop a probed function
- * they call: in a kernel with PROVE_RCU, the rhltable's lookup calls
- * rcu_read_lock_held(), which can be traced (as can what it calls), and a
- * missed handler may call anything. fprobe_missing, a bit for each context
- * on each CPU (as the ring buffer's trace_recursive_lock() keeps, without
- * its transition bit), keeps a call made inside a path that counts misses,
- * this one or that of the exit handlers, from entering this one again in
- * the same context: such a call is not counted, nor is one from an
+ * they call: a missed handler may call anything (the lookup, with lockdep
+ * off, calls nothing that can be probed). fprobe_missing, a bit for each
+ * context on each CPU (as the ring buffer's trace_recursive_lock() keeps,
+ * without its transition bit), keeps a call made inside a path that counts
+ * misses, this one or that of the exit handlers, from entering this one
+ * again in the same context: such a call is not counted, nor is one from an
  * interrupt that comes before the interrupt count is raised. The lookup
  * leaves out, as the callbacks' own does, an NMI in the middle of a move by
  * a resize of the rhltable (see fprobe_call_lookup()).
