@@ -20,11 +20,11 @@
  *  several globs and a not-      one glob              the filters of the
  *  filter in one walk                                  fprobe PMU
  *  no handler where RCU is not   no such test          unregister_fprobe()
- *  watching                                            waits with
- *                                                      synchronize_rcu()
+ *  watching                                            waits for a grace
+ *                                                      period
  *  no handler while an           handlers run          "*" ran them 690,000
  *  fprobe's functions are                              times from the text
- *  being hooked or unhooked                            patching's own calls
+ *  being hooked                                        patching's own calls
  *  missed_handler                nmissed only          the PMU counts lost
  *                                                      calls per event
  *  no lookup in an NMI in the    looks up              the lookup would wait
@@ -489,12 +489,10 @@ static void fprobe_nodes_reserve_for(unsigned long addr,
 }
 
 /*
- * Check whether any fprobe but @except (NULL: any fprobe) served by
- * fprobe_ftrace_ops (@ftrace true) or by fprobe_graph_ops (@ftrace false)
- * still probes @addr
+ * Check whether any fprobe served by fprobe_ftrace_ops (@ftrace true) or by
+ * fprobe_graph_ops (@ftrace false) still probes @addr
  */
-static bool fprobe_ip_in_use(unsigned long addr, bool ftrace,
-			     struct fprobe *except)
+static bool fprobe_ip_in_use(unsigned long addr, bool ftrace)
 {
 	struct fprobe_hlist_node *node;
 	struct rhlist_head *head, *pos;
@@ -507,7 +505,7 @@ static bool fprobe_ip_in_use(unsigned long addr, bool ftrace,
 	head = fprobe_ip_lookup(addr);
 	rhl_for_each_entry_rcu(node, pos, head, hlist) {
 		fp = node->fp;
-		if (fp && fp != except && fprobe_is_ftrace(fp) == ftrace) {
+		if (fp && fprobe_is_ftrace(fp) == ftrace) {
 			used = true;
 			break;
 		}
@@ -787,8 +785,9 @@ out_unlock:
  * Can the exit handler of @fp, whose entry wrote the header at @header, be
  * called? The fprobe may have been unregistered after the entry (and
  * registered again, with another size of entry data). An entry that ran
- * before unregister_fprobe() started gets its exit while @fp is being
- * unhooked (FPROBE_FL_HOOKING): only a disabled fprobe skips it.
+ * before unregister_fprobe() started gets its exit until @fp leaves
+ * fprobe_table, FPROBE_FL_HOOKING set or not: only a disabled fprobe skips
+ * it.
  */
 static nokprobe_inline bool fprobe_exit_valid(struct fprobe *fp,
 					      unsigned long *header)
@@ -981,6 +980,8 @@ static int fprobe_graph_add_ips(unsigned long *addrs, int num)
  */
 static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 {
+	int ret;
+
 	lockdep_assert_held(&fprobe_mutex);
 
 	if (!num)
@@ -989,16 +990,20 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 	if (WARN_ON_ONCE(num > fprobe_graph_nr_addrs))
 		num = fprobe_graph_nr_addrs;
 
-	fprobe_graph_nr_addrs -= num;
-	if (!fprobe_graph_nr_addrs)
-		unregister_ftrace_graph(&fprobe_graph_ops);
-
 	/*
 	 * Removing copies the filter, which can fail. The addresses are then
 	 * left in it: while the ops is registered, their calls find no node and
-	 * run no handler, and the next first address drops them.
+	 * run no handler, and the next first address drops them. The last
+	 * ones go with the whole filter, which copies nothing.
 	 */
-	if (ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0))
+	fprobe_graph_nr_addrs -= num;
+	if (!fprobe_graph_nr_addrs) {
+		unregister_ftrace_graph(&fprobe_graph_ops);
+		ret = ftrace_set_filter_ips(&fprobe_graph_ops.ops, NULL, 0, 0, 1);
+	} else {
+		ret = ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0);
+	}
+	if (ret)
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
 }
 
@@ -1190,6 +1195,8 @@ static int fprobe_ftrace_add_ips(unsigned long *addrs, int num)
  */
 static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
 {
+	int ret;
+
 	lockdep_assert_held(&fprobe_mutex);
 
 	if (!num)
@@ -1198,16 +1205,20 @@ static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
 	if (WARN_ON_ONCE(num > fprobe_ftrace_nr_addrs))
 		num = fprobe_ftrace_nr_addrs;
 
-	fprobe_ftrace_nr_addrs -= num;
-	if (!fprobe_ftrace_nr_addrs)
-		unregister_ftrace_function(&fprobe_ftrace_ops);
-
 	/*
 	 * Removing copies the filter, which can fail. The addresses are then
 	 * left in it: while the ops is registered, their calls find no node and
-	 * run no handler, and the next first address drops them.
+	 * run no handler, and the next first address drops them. The last
+	 * ones go with the whole filter, which copies nothing.
 	 */
-	if (ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0))
+	fprobe_ftrace_nr_addrs -= num;
+	if (!fprobe_ftrace_nr_addrs) {
+		unregister_ftrace_function(&fprobe_ftrace_ops);
+		ret = ftrace_set_filter_ips(&fprobe_ftrace_ops, NULL, 0, 0, 1);
+	} else {
+		ret = ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0);
+	}
+	if (ret)
 		pr_warn("Failed to remove addresses from the ftrace filter\n");
 }
 
@@ -1300,17 +1311,17 @@ static int fprobe_get_graph_ops(struct fprobe *fp)
 /*
  * Release fprobe_graph_ops for @fp, whose nodes are gone. If @fp was the
  * last fprobe with an exit handler, wait for the callbacks which may still
- * push frames for fprobe_graph_ops, and unregister it; return true then.
+ * push frames for fprobe_graph_ops: those that started before @gp, a cookie
+ * of the RCU state taken once @fp left the tables, and unregister it.
  */
-static bool fprobe_put_graph_ops(struct fprobe *fp)
+static void fprobe_put_graph_ops(struct fprobe *fp, unsigned long gp)
 {
 	lockdep_assert_held(&fprobe_mutex);
 
 	if (!fp->hlist_array->exit || --fprobe_nr_exit_fprobes)
-		return false;
-	synchronize_rcu();
+		return;
+	cond_synchronize_rcu(gp);
 	unregister_ftrace_graph(&fprobe_graph_ops);
-	return true;
 }
 #else
 /* fprobe_graph_add_ips() registers fprobe_graph_ops with its first address */
@@ -1319,9 +1330,8 @@ static int fprobe_get_graph_ops(struct fprobe *fp)
 	return 0;
 }
 
-static bool fprobe_put_graph_ops(struct fprobe *fp)
+static void fprobe_put_graph_ops(struct fprobe *fp, unsigned long gp)
 {
-	return false;
 }
 #endif /* FPROBE_FTRACE_RETURN */
 
@@ -1365,42 +1375,30 @@ static bool delete_fprobe_node(struct fprobe_hlist_node *node)
 	WRITE_ONCE(node->fp, NULL);
 	rhltable_remove(&fprobe_ip_table, &node->hlist, fprobe_rht_params);
 	fprobe_nodes_reserve_for(node->addr, NULL);
-	return !fprobe_ip_in_use(node->addr, fprobe_is_ftrace(fp), NULL);
+	return !fprobe_ip_in_use(node->addr, fprobe_is_ftrace(fp));
 }
 
 /*
- * Remove the nodes of @fph from fprobe_ip_table, and the addresses no fprobe
- * of its kind probes any more from the filter. @addrs is a buffer for all the
- * addresses of @fph to remove them at once, or NULL to remove them one by one.
- *
- * With @addrs, the addresses leave the filter first, so that no call of
- * them looks for the nodes as they go, which would cost much while the
- * functions probed are those the removal itself calls (preempt_count_sub(),
- * say). One by one, an address leaves the filter after its last node.
+ * Remove the nodes of @fph from fprobe_ip_table. With @addrs, a buffer for
+ * all the addresses of @fph, collect there the addresses that no fprobe of
+ * its kind probes any more, for the caller to remove from the filter at
+ * once, and return how many; without, remove each from the filter after
+ * its last node, and return 0.
  */
-static void fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
+static int fprobe_remove_nodes(struct fprobe_hlist *fph, unsigned long *addrs)
 {
-	struct fprobe *fp = fph->fp;
-	bool ftrace = fprobe_is_ftrace(fp);
+	bool ftrace = fprobe_is_ftrace(fph->fp);
 	int i, count = 0;
 
-	if (!addrs) {
-		for (i = 0; i < fph->size; i++) {
-			if (delete_fprobe_node(&fph->array[i]))
-				fprobe_remove_ips(ftrace, &fph->array[i].addr, 1);
-		}
-		return;
-	}
-
-	/* The addresses of @fph are unique (fprobe_init()). */
 	for (i = 0; i < fph->size; i++) {
-		if (fph->array[i].fp &&
-		    !fprobe_ip_in_use(fph->array[i].addr, ftrace, fp))
+		if (!delete_fprobe_node(&fph->array[i]))
+			continue;
+		if (addrs)
 			addrs[count++] = fph->array[i].addr;
+		else
+			fprobe_remove_ips(ftrace, &fph->array[i].addr, 1);
 	}
-	fprobe_remove_ips(ftrace, addrs, count);
-	for (i = 0; i < fph->size; i++)
-		delete_fprobe_node(&fph->array[i]);
+	return count;
 }
 
 /*
@@ -1486,7 +1484,7 @@ static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
 	 * sorted as fph->array is (fprobe_init()).
 	 */
 	for (i = 0; i < fph->size; i++) {
-		if (!fprobe_ip_in_use(fph->array[i].addr, ftrace, NULL))
+		if (!fprobe_ip_in_use(fph->array[i].addr, ftrace))
 			addrs[count++] = fph->array[i].addr;
 	}
 
@@ -2119,7 +2117,7 @@ int fprobe_count_ips_from_filter(const char *filter, const char *notfilter)
 int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 {
 	struct fprobe_hlist *fph;
-	unsigned long *buf;
+	unsigned long *buf, gp;
 	int ret;
 
 	if (!fp || !addrs || num <= 0)
@@ -2167,8 +2165,9 @@ int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 
 	del_fprobe_hash(fp);
 	/* Wait for the handlers which may have seen @fp. */
-	if (!fprobe_put_graph_ops(fp))
-		synchronize_rcu();
+	gp = start_poll_synchronize_rcu();
+	fprobe_put_graph_ops(fp, gp);
+	cond_synchronize_rcu(gp);
 out_free_hlist:
 	kvfree(fph);
 	fp->hlist_array = NULL;
@@ -2226,9 +2225,10 @@ bool fprobe_is_registered(struct fprobe *fp)
  *
  * Unregister fprobe (and remove ftrace hooks from the function entries).
  * The calls that start after this is called run no entry handler of @fp
- * and count no miss, as if it were disabled; those entered before still get
- * their exit handler while @fp is being unhooked. When this returns, no
- * handler of @fp is running or will run, so that the caller can free @fp.
+ * and count no miss, as if it were disabled; those entered before get their
+ * exit handler until @fp leaves fprobe's tables, before its functions are
+ * unhooked. When this returns, no handler of @fp is running or will run,
+ * so that the caller can free @fp.
  * (The probed calls made where RCU is not watching the CPU, which the grace
  * period this waits for would not wait for, run no handler of any fprobe and
  * are not counted as missed.)
@@ -2238,8 +2238,8 @@ bool fprobe_is_registered(struct fprobe *fp)
 int unregister_fprobe(struct fprobe *fp)
 {
 	struct fprobe_hlist *fph;
-	unsigned long *addrs;
-	bool synced = false;
+	unsigned long *addrs, gp;
+	int count;
 
 	if (!fp)
 		return -EINVAL;
@@ -2254,17 +2254,23 @@ int unregister_fprobe(struct fprobe *fp)
 		/* If this fails, the addresses are removed one by one. */
 		addrs = kvcalloc(fph->size, sizeof(*addrs),
 				 GFP_KERNEL | __GFP_NOWARN);
-		fprobe_remove_nodes(fph, addrs);
+		count = fprobe_remove_nodes(fph, addrs);
 		del_fprobe_hash(fp);
+		/*
+		 * No call finds @fp from here on: the grace period to wait for
+		 * starts now, and mostly passes while the functions are
+		 * unhooked.
+		 */
+		gp = start_poll_synchronize_rcu();
+		fprobe_remove_ips(fprobe_is_ftrace(fp), addrs, count);
 		kvfree(addrs);
-		synced = fprobe_put_graph_ops(fp);
+		fprobe_put_graph_ops(fp, gp);
 		/* Under the mutex: @fp may be registered again once it is dropped */
 		fp->hlist_array = NULL;
 	}
 
 	/* Wait for the running handlers of @fp. */
-	if (!synced)
-		synchronize_rcu();
+	cond_synchronize_rcu(gp);
 
 	kvfree(fph);
 
