@@ -994,12 +994,13 @@ static void fprobe_graph_remove_ips(unsigned long *addrs, int num)
 	 * Removing copies the filter, which can fail. The addresses are then
 	 * left in it: while the ops is registered, their calls find no node and
 	 * run no handler, and the next first address drops them. The last
-	 * ones go with the whole filter, which copies nothing.
+	 * ones go with the whole filter, reset as ftrace_set_filter() says,
+	 * which copies nothing.
 	 */
 	fprobe_graph_nr_addrs -= num;
 	if (!fprobe_graph_nr_addrs) {
 		unregister_ftrace_graph(&fprobe_graph_ops);
-		ret = ftrace_set_filter_ips(&fprobe_graph_ops.ops, NULL, 0, 0, 1);
+		ret = ftrace_set_filter(&fprobe_graph_ops.ops, NULL, 0, 1);
 	} else {
 		ret = ftrace_set_filter_ips(&fprobe_graph_ops.ops, addrs, num, 1, 0);
 	}
@@ -1209,12 +1210,13 @@ static void fprobe_ftrace_remove_ips(unsigned long *addrs, int num)
 	 * Removing copies the filter, which can fail. The addresses are then
 	 * left in it: while the ops is registered, their calls find no node and
 	 * run no handler, and the next first address drops them. The last
-	 * ones go with the whole filter, which copies nothing.
+	 * ones go with the whole filter, reset as ftrace_set_filter() says,
+	 * which copies nothing.
 	 */
 	fprobe_ftrace_nr_addrs -= num;
 	if (!fprobe_ftrace_nr_addrs) {
 		unregister_ftrace_function(&fprobe_ftrace_ops);
-		ret = ftrace_set_filter_ips(&fprobe_ftrace_ops, NULL, 0, 0, 1);
+		ret = ftrace_set_filter(&fprobe_ftrace_ops, NULL, 0, 1);
 	} else {
 		ret = ftrace_set_filter_ips(&fprobe_ftrace_ops, addrs, num, 1, 0);
 	}
@@ -1467,8 +1469,7 @@ static void fprobe_remove_some(struct fprobe_hlist *fph, int end,
  * addresses of @fp.
  *
  * The nodes at the new addresses go in first, so that the first calls of
- * those find them (see fprobe_remove_nodes() for what a call that finds
- * none costs), then the addresses, then the nodes at the addresses that
+ * those find them, then the addresses, then the nodes at the addresses that
  * are hooked already.
  */
 static int fprobe_insert_nodes(struct fprobe *fp, unsigned long *addrs)
@@ -2259,7 +2260,8 @@ int unregister_fprobe(struct fprobe *fp)
 		/*
 		 * No call finds @fp from here on: the grace period to wait for
 		 * starts now, and mostly passes while the functions are
-		 * unhooked.
+		 * unhooked (a whole one if @addrs could not be allocated, and
+		 * the addresses have left the filter with the nodes).
 		 */
 		gp = start_poll_synchronize_rcu();
 		fprobe_remove_ips(fprobe_is_ftrace(fp), addrs, count);

@@ -1422,9 +1422,10 @@ static void fprobe_test_rcu_not_watching(struct kunit *test)
 /*
  * The handlers of an fprobe run from the return of its registration to the
  * call of its unregistration, not while its functions are being hooked or
- * unhooked: registering and unregistering call kvfree() and kvmalloc()
- * after hooking them and before unhooking them, and the task doing so
- * runs no handler there. Counted per phase for this task, in task context.
+ * unhooked: registering calls kvfree() and kvmalloc() after hooking them,
+ * unregistering calls kvmalloc() before it takes the fprobe out of the
+ * tables, and the task doing so runs no handler there. Counted per phase
+ * for this task, in task context.
  */
 enum { HOOK_NONE, HOOK_REGISTER, HOOK_PROBED, HOOK_UNREGISTER, NR_HOOK_PHASES };
 static struct task_struct *hook_task;
